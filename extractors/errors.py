@@ -1,0 +1,53 @@
+"""Bad-input errors raised by the extractors: each carries a short ``reason`` slug for crawl stats."""
+
+from __future__ import annotations
+
+__all__ = [
+    "BadInput",
+    "DocumentTooLarge",
+    "EmptyDocument",
+    "MalformedDocument",
+    "NotHTML",
+    "UndecodableDocument",
+]
+
+
+class BadInput(ValueError):
+    """The input cannot be extracted; ``reason`` names why in one slug (``"empty"``, ``"not_html"``...)."""
+
+    reason = "bad_input"
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        if reason is not None:
+            self.reason = reason
+
+
+class EmptyDocument(BadInput):
+    """The body holds no bytes, or nothing but whitespace."""
+
+    reason = "empty"
+
+
+class NotHTML(BadInput):
+    """The body is binary (NUL bytes, a known file signature), not an HTML document."""
+
+    reason = "not_html"
+
+
+class DocumentTooLarge(BadInput):
+    """The body is larger than the configured limit."""
+
+    reason = "too_large"
+
+
+class UndecodableDocument(BadInput):
+    """No charset decodes the body into mostly valid text."""
+
+    reason = "undecodable"
+
+
+class MalformedDocument(BadInput):
+    """The markup could not be repaired into a tree with a body."""
+
+    reason = "malformed"

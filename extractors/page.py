@@ -1,0 +1,89 @@
+"""One page, parsed once: decoding, repair into a tree, the cleaning rules of paper 000, the node table.
+
+Cleaning (algorithms.md section 1, paper 000 section 2.1): the parser repairs malformed markup into a
+well-formed tree and decodes entities; comments and processing instructions are dropped by the parser;
+the subtrees of ``NOISE_TAGS`` are removed (their tails kept). Elements whose subtree holds no text are not
+removed from the tree: they carry no characters, so every text measure already ignores them, and keeping
+them saves a pass.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from lxml import etree, html
+
+from extractors.decoding import decode_html
+from extractors.errors import DocumentTooLarge, EmptyDocument, MalformedDocument
+from extractors.nodetable import NodeTable, build_node_table
+
+__all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "Page", "parse_page"]
+
+#: Paper 000's list of subtrees that never hold article text, plus ``noscript``, ``template`` and
+#: ``svg``/``math`` (markup that is code or graphics, not text, on modern pages).
+NOISE_TAGS = ("script", "style", "select", "option", "iframe", "textarea", "object", "input",
+              "noscript", "template", "svg", "math", "button")
+#: Bodies above this size are refused (a crawl setting overrides it).
+DEFAULT_MAX_BYTES = 10_000_000
+
+
+@dataclass(slots=True)
+class Page:
+    """A parsed page. Extractors read ``root`` and ``nodes``; none of them mutates the tree."""
+
+    root: etree._Element
+    body: etree._Element
+    nodes: NodeTable
+    url: str | None
+    encoding: str
+    encoding_source: str
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def parse_page(document: bytes | str, url: str | None = None, content_type: str | None = None,
+               max_bytes: int = DEFAULT_MAX_BYTES) -> Page:
+    """Decode (bytes only), parse, clean and tabulate ``document``.
+
+    Raises a :class:`extractors.errors.BadInput` subclass for empty, binary, undecodable, oversized
+    or unparseable input.
+    """
+    size = len(document)
+    if size > max_bytes:
+        raise DocumentTooLarge(f"the body has {size} bytes, over the limit of {max_bytes}")
+    t0 = time.perf_counter()
+    if isinstance(document, bytes):
+        decoded = decode_html(document, content_type)
+        text, encoding, source = decoded.text, decoded.encoding, decoded.source
+    else:
+        text, encoding, source = document, "unicode", "given"
+        if not text.strip():
+            raise EmptyDocument("the document is empty")
+    t1 = time.perf_counter()
+    root = _parse(text)
+    body = root.find("body")
+    if body is None:
+        body = root
+    t2 = time.perf_counter()
+    nodes = build_node_table(body)
+    t3 = time.perf_counter()
+    timings = {"decode": (t1 - t0) * 1e3, "parse": (t2 - t1) * 1e3, "table": (t3 - t2) * 1e3}
+    return Page(root, body, nodes, url, encoding, source, timings)
+
+
+def _parser() -> html.HTMLParser:
+    return html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
+                           remove_blank_text=False, huge_tree=True)
+
+
+def _parse(text: str) -> etree._Element:
+    # Parsing UTF-8 bytes with a fixed encoding sidesteps lxml's refusal of str input that carries
+    # an XML encoding declaration, and any meta charset that contradicts our decoding.
+    try:
+        root = html.document_fromstring(text.encode("utf-8", "replace"), parser=_parser())
+    except (etree.ParserError, ValueError) as exc:
+        raise MalformedDocument(f"the markup cannot be parsed: {exc}") from exc
+    if root is None:
+        raise MalformedDocument("the markup holds no element")
+    etree.strip_elements(root, *NOISE_TAGS, with_tail=False)
+    return root

@@ -1,0 +1,75 @@
+"""One parse per page: cleaning rules of paper 000, bad input, and the node table against a reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from extractors.errors import DocumentTooLarge, EmptyDocument, NotHTML
+from extractors.page import NOISE_TAGS, parse_page
+from tests.fixture_pages import fixture, gold_lines, page_bytes
+
+ALL_PAGES = [g["file"].removeprefix("pages/") for g in gold_lines()]
+
+
+def _reference_lengths(el, in_link=False):
+    """(text, link text) of ``el``'s subtree the slow way: recursion over the lxml tree."""
+    in_link = in_link or el.tag == "a"
+    own = len((el.text or "").strip())
+    text, link = own, own if in_link else 0
+    for child in el:
+        ct, cl = _reference_lengths(child, in_link)
+        tail = len((child.tail or "").strip())
+        text += ct + tail
+        link += cl + (tail if in_link else 0)
+    return text, link
+
+
+@pytest.mark.parametrize("name", ALL_PAGES)
+def test_node_table_matches_a_reference_walk(name):
+    page = parse_page(page_bytes(fixture(name)))
+    nodes = page.nodes
+    rows = np.linspace(0, len(nodes) - 1, 40).astype(int)
+    for row in rows:
+        el = nodes.elements[row]
+        inside_link = next(el.iterancestors("a"), None) is not None
+        assert (nodes.text[row], nodes.link_text[row]) == _reference_lengths(el, inside_link)
+        assert nodes.tag[nodes.parent[row]] == nodes.elements[row].getparent().tag or row == 0
+        assert nodes.end[row] - row + 1 == sum(1 for _ in nodes.elements[row].iter())
+
+
+@pytest.mark.parametrize("name", ALL_PAGES)
+def test_noise_subtrees_are_removed(name):
+    page = parse_page(page_bytes(fixture(name)))
+    assert not set(NOISE_TAGS) & set(page.nodes.tag)
+    assert not any(el.tag in NOISE_TAGS for el in page.root.iter())
+
+
+def test_truncated_markup_is_repaired():
+    body = page_bytes(fixture("cx_bbc-00000.html"))
+    page = parse_page(body[: len(body) // 2])
+    assert page.body.tag == "body"
+    assert page.nodes.text[0] > 500
+
+
+def test_entities_are_decoded():
+    page = parse_page(b"<html><body><p>&quot;A&quot; &lt;b&gt; &amp; &#x4e2d;</p></body></html>")
+    assert page.nodes.seg_text == ['"A" <b> & 中']
+
+
+def test_oversized_page_is_refused():
+    with pytest.raises(DocumentTooLarge) as info:
+        parse_page(b"<p>" + b"x" * 2000, max_bytes=1000)
+    assert info.value.reason == "too_large"
+
+
+@pytest.mark.parametrize(("body", "error"), [("", EmptyDocument), (b"", EmptyDocument),
+                                             (b"\x1f\x8b\x08\x00gzip", NotHTML)])
+def test_bad_input_raises_with_reason(body, error):
+    with pytest.raises(error):
+        parse_page(body)
+
+
+def test_page_without_body_element_uses_the_root():
+    page = parse_page(b"<p>just a fragment</p>")
+    assert "just a fragment" in page.nodes.seg_text[0]
