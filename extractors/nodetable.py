@@ -42,6 +42,10 @@ class NodeTable:
     link_text: np.ndarray     # int64, subtree characters inside links
     links: np.ndarray         # int32, <a> elements in the subtree (the row itself included)
     n_children: np.ndarray    # int32, element children
+    ident: list[str]          # the id attribute ("" when absent)
+    classes: list[str]        # the class attribute ("" when absent)
+    seg_lo: np.ndarray        # int32, first segment of the row's subtree
+    seg_hi: np.ndarray        # int32, one past the last segment of the subtree (the row's tail excluded)
     seg_text: list[str]
     seg_owner: np.ndarray     # int32 row owning each segment
     seg_in_link: np.ndarray   # bool
@@ -61,6 +65,10 @@ class NodeTable:
         inside = np.arange(row + 1, stop)
         return inside[self.parent[row + 1:stop] == row]
 
+    def inner_text(self, row: int) -> str:
+        """The subtree's text segments joined (``innerText`` without layout)."""
+        return "".join(self.seg_text[self.seg_lo[row]:self.seg_hi[row]])
+
     def subtree_mask(self, row: int) -> np.ndarray:
         mask = np.zeros(len(self.tag), dtype=bool)
         mask[row:int(self.end[row]) + 1] = True
@@ -76,89 +84,93 @@ class NodeTable:
 
 
 def build_node_table(root: etree._Element) -> NodeTable:
-    """Walk ``root`` once (start/end events) and fill the table. Non-element nodes are skipped."""
-    b = _Builder()
+    """Walk ``root`` once (start/end events) and fill the table.
+
+    The loop is written flat, with local names, because it is the one per-element Python loop of the
+    whole chain (about as long as lxml's own parse).
+    """
+    elements: list = []
+    tags: list[str] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    end: list[int] = []
+    seg_text: list[str] = []
+    seg_owner: list[int] = []
+    seg_in_link: list[bool] = []
+    seg_break: list[bool] = []
+    ident: list[str] = []
+    classes: list[str] = []
+    seg_lo: list[int] = []
+    seg_hi: list[int] = []
+    stack: list[int] = []
+    links = 0
+    pending_break = True
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if event == "start":
-            b.start(el)
+            tag = el.tag if isinstance(el.tag, str) else ""
+            row = len(tags)
+            elements.append(el)
+            tags.append(tag)
+            parent.append(stack[-1] if stack else -1)
+            depth.append(len(stack))
+            end.append(row)
+            stack.append(row)
+            attrib = el.attrib
+            ident.append(attrib.get("id", ""))
+            classes.append(attrib.get("class", ""))
+            seg_lo.append(len(seg_text))
+            seg_hi.append(0)
+            if tag == "a":
+                links += 1
+            if tag in BLOCK_TAGS:
+                pending_break = True
+            text = el.text
+            owner = row
         else:
-            b.finish(el)
-    return b.table()
+            row = stack.pop()
+            end[row] = len(tags) - 1
+            seg_hi[row] = len(seg_text)
+            tag = tags[row]
+            if tag == "a":
+                links -= 1
+            if tag in BLOCK_TAGS:
+                pending_break = True
+            if not stack:
+                continue
+            text = el.tail
+            owner = stack[-1]
+        if text and not text.isspace():
+            seg_text.append(text)
+            seg_owner.append(owner)
+            seg_in_link.append(links > 0)
+            seg_break.append(pending_break)
+            pending_break = False
+    return _assemble(elements, tags, parent, depth, end, seg_text, seg_owner, seg_in_link, seg_break,
+                     ident, classes, seg_lo, seg_hi)
 
 
-class _Builder:
-    """Accumulates rows and segments from iterwalk events; lists first, numpy arrays at the end."""
-
-    def __init__(self) -> None:
-        self.elements: list = []
-        self.tag: list[str] = []
-        self.parent: list[int] = []
-        self.depth: list[int] = []
-        self.end: list[int] = []
-        self.seg_text: list[str] = []
-        self.seg_owner: list[int] = []
-        self.seg_in_link: list[bool] = []
-        self.seg_break: list[bool] = []
-        self.stack: list[int] = []
-        self.links = 0
-        self.pending_break = True
-
-    def start(self, el) -> None:
-        tag = el.tag if isinstance(el.tag, str) else ""
-        row = len(self.tag)
-        self.elements.append(el)
-        self.tag.append(tag)
-        self.parent.append(self.stack[-1] if self.stack else -1)
-        self.depth.append(len(self.stack))
-        self.end.append(row)
-        self.stack.append(row)
-        if tag == "a":
-            self.links += 1
-        if tag in BLOCK_TAGS:
-            self.pending_break = True
-        self._segment(el.text, row)
-
-    def finish(self, el) -> None:
-        row = self.stack.pop()
-        self.end[row] = len(self.tag) - 1
-        tag = self.tag[row]
-        if tag == "a":
-            self.links -= 1
-        if tag in BLOCK_TAGS:
-            self.pending_break = True
-        if self.stack:
-            self._segment(el.tail, self.stack[-1])
-
-    def _segment(self, text: str | None, owner: int) -> None:
-        if not text or text.isspace():
-            return
-        self.seg_text.append(text)
-        self.seg_owner.append(owner)
-        self.seg_in_link.append(self.links > 0)
-        self.seg_break.append(self.pending_break)
-        self.pending_break = False
-
-    def table(self) -> NodeTable:
-        n = len(self.tag)
-        parent = np.asarray(self.parent, dtype=np.int32)
-        end = np.asarray(self.end, dtype=np.int32)
-        owner = np.asarray(self.seg_owner, dtype=np.int32)
-        in_link = np.asarray(self.seg_in_link, dtype=bool)
-        lengths = np.fromiter((len(t.strip()) for t in self.seg_text), dtype=np.int64,
-                              count=len(self.seg_text))
-        own = np.bincount(owner, weights=lengths, minlength=n).astype(np.int64)
-        own_link = np.bincount(owner[in_link], weights=lengths[in_link], minlength=n).astype(np.int64)
-        n_children = np.bincount(parent[parent >= 0], minlength=n).astype(np.int32)
-        return NodeTable(
-            elements=self.elements, tag=self.tag, parent=parent,
-            depth=np.asarray(self.depth, dtype=np.int16), end=end,
-            own_text=own.astype(np.int32), own_link_text=own_link.astype(np.int32),
-            text=_subtree_sum(own, end), link_text=_subtree_sum(own_link, end),
-            links=_subtree_sum(np.fromiter((t == "a" for t in self.tag), dtype=np.int64, count=n),
-                               end).astype(np.int32),
-            n_children=n_children, seg_text=self.seg_text, seg_owner=owner,
-            seg_in_link=in_link, seg_break=np.asarray(self.seg_break, dtype=bool),
-        )
+def _assemble(elements, tags, parent, depth, end, seg_text, seg_owner, seg_in_link, seg_break,
+              ident, classes, seg_lo, seg_hi) -> NodeTable:
+    n = len(tags)
+    parent_a = np.asarray(parent, dtype=np.int32)
+    end_a = np.asarray(end, dtype=np.int32)
+    owner = np.asarray(seg_owner, dtype=np.int32)
+    in_link = np.asarray(seg_in_link, dtype=bool)
+    lengths = np.fromiter(map(len, map(str.strip, seg_text)), dtype=np.int64, count=len(seg_text))
+    own = np.bincount(owner, weights=lengths, minlength=n).astype(np.int64)
+    own_link = np.bincount(owner[in_link], weights=lengths[in_link], minlength=n).astype(np.int64)
+    is_a = np.fromiter((t == "a" for t in tags), dtype=np.int64, count=n)
+    return NodeTable(
+        elements=elements, tag=tags, parent=parent_a,
+        depth=np.asarray(depth, dtype=np.int16), end=end_a,
+        own_text=own.astype(np.int32), own_link_text=own_link.astype(np.int32),
+        text=_subtree_sum(own, end_a), link_text=_subtree_sum(own_link, end_a),
+        links=_subtree_sum(is_a, end_a).astype(np.int32),
+        n_children=np.bincount(parent_a[parent_a >= 0], minlength=n).astype(np.int32),
+        seg_text=seg_text, seg_owner=owner, seg_in_link=in_link,
+        seg_break=np.asarray(seg_break, dtype=bool), ident=ident, classes=classes,
+        seg_lo=np.asarray(seg_lo, dtype=np.int32), seg_hi=np.asarray(seg_hi, dtype=np.int32),
+    )
 
 
 def _subtree_sum(values: np.ndarray, end: np.ndarray) -> np.ndarray:

@@ -36,6 +36,7 @@ def test_node_table_matches_a_reference_walk(name):
         assert (nodes.text[row], nodes.link_text[row]) == _reference_lengths(el, inside_link)
         assert nodes.tag[nodes.parent[row]] == nodes.elements[row].getparent().tag or row == 0
         assert nodes.end[row] - row + 1 == sum(1 for _ in nodes.elements[row].iter())
+        assert "".join(nodes.inner_text(row).split()) == "".join(el.text_content().split())
 
 
 @pytest.mark.parametrize("name", ALL_PAGES)

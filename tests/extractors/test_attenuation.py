@@ -1,0 +1,71 @@
+"""Attenuation main text on real article pages, scored against the datasets' gold text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from extractors import extract, parse_page
+from extractors.attenuation import clean_tree, extract_main_text, find_subject_region
+from extractors.evaluation.metrics import page_precision, page_recall, shingle_match
+from tests.fixture_pages import gold_lines, page_bytes
+
+ARTICLES = [g for g in gold_lines() if g["page_type"] == "article" and g.get("body")]
+#: One bar for every fixture article (they were picked by encoding and site, not by score).
+MIN_PRECISION, MIN_RECALL = 0.8, 0.85
+NAVIGATION_LINKS = ("//nav//a | //header//a | //footer//a | //*[contains(@class, 'nav') or "
+                    "contains(@id, 'nav') or contains(@class, 'menu') or contains(@class, 'foot')]//a")
+
+
+@pytest.mark.parametrize("gold", ARTICLES, ids=[g["file"] for g in ARTICLES])
+def test_body_matches_the_gold_text(gold):
+    body = extract(page_bytes(gold), url=gold["url"]).body
+    counts = shingle_match(gold["body"], body, cjk=gold["lang"] == "zh")
+    assert page_precision(*counts) >= MIN_PRECISION
+    assert page_recall(*counts) >= MIN_RECALL
+
+
+def _navigation_texts(document: bytes, gold_body: str) -> list[str]:
+    """Anchor texts of the page's nav/header/footer links that the gold body does not contain
+    (a leaked menu shows up as lines of the output equal to these)."""
+    tree = parse_page(document).root
+    gold = re.sub(r"\s+", " ", gold_body)
+    texts = {re.sub(r"\s+", " ", a.text_content()).strip()
+             for a in tree.xpath(NAVIGATION_LINKS)}
+    return [t for t in texts if len(t) >= 8 and t not in gold]
+
+
+@pytest.mark.parametrize("gold", ARTICLES, ids=[g["file"] for g in ARTICLES])
+def test_navigation_is_left_out(gold):
+    document = page_bytes(gold)
+    lines = {line.strip() for line in extract(document).body.splitlines()}
+    navigation = _navigation_texts(document, gold["body"])
+    assert navigation, "the page should have navigation links for this test to mean anything"
+    assert [t for t in navigation if t in lines] == []
+
+
+def test_walk_stops_above_the_paragraphs():
+    page = parse_page(b"<html><body><div id=nav><a href=/a>Home page</a><a href=/b>World news</a>"
+                      b"</div><div id=main><p>" + b"First paragraph of the story. " * 6 + b"</p><p>"
+                      + b"Second paragraph, a little longer than the first. " * 6 + b"</p></div>"
+                      b"</body></html>")
+    region = find_subject_region(page.nodes)
+    assert page.nodes.elements[region].get("id") == "main"
+
+
+def test_link_lists_are_pruned_but_inline_links_kept():
+    page = parse_page(b"<html><body><div><p>Rain fell on <a href=/t>the town</a> all night long, "
+                      b"and the river rose.</p><p>More rain is expected tomorrow morning.</p>"
+                      b"<ul><li><a href=/1>Related story one</a></li><li><a href=/2>Related story two"
+                      b"</a></li></ul></div></body></html>")
+    main = extract_main_text(page)
+    assert "Rain fell on the town all night long" in main.text
+    assert "Related story" not in main.text
+    keep = clean_tree(page.nodes, main.region)
+    assert not keep[page.nodes.tag.index("ul")]
+
+
+def test_page_of_links_only_gives_a_reason():
+    page = parse_page(b"<html><body><a href=/1>one</a> <a href=/2>two</a></body></html>")
+    main = extract_main_text(page)
+    assert (main.text, main.reason) == ("", "no non-link text on the page")
