@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from extractors.attenuation import extract_main_text
 from extractors.errors import BadInput
 from extractors.fields import extract_title
+from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
 
@@ -33,34 +34,64 @@ class Extraction:
     region_path: str | None
     reason: str | None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    sibling: dict | None = None  # {"used": bool, "reason": str | None} when a sibling was given
+
+    @property
+    def method(self) -> str:
+        """The chain that produced ``body``: ``"lcs+attenuation"`` when a sibling was used."""
+        return "lcs+attenuation" if self.sibling and self.sibling["used"] else "attenuation"
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (the shape the CLI prints and the pipelines store)."""
         return {
             "url": self.url, "title": self.title, "body": self.body, "page_type": self.page_type,
             "encoding": self.encoding,
-            "extraction": {"method": "attenuation", "region_path": self.region_path,
-                           "reason": self.reason},
+            "extraction": {"method": self.method, "region_path": self.region_path,
+                           "reason": self.reason, "sibling": self.sibling},
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
         }
 
 
 def extract(document: bytes | str, url: str | None = None, content_type: str | None = None,
-            max_bytes: int = DEFAULT_MAX_BYTES) -> Extraction:
-    """Parse ``document`` once and run the article chain: attenuation main text, title, page type.
+            max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None
+            ) -> Extraction:
+    """Parse ``document`` once and run the article chain: [LCS denoise against ``sibling``,]
+    attenuation main text, title, page type.
 
-    Raises :class:`BadInput` (with a ``reason``) for empty, binary, undecodable, oversized or
-    unparseable input.
+    ``sibling`` is a page of the same site and template (bytes, text or an already parsed
+    :class:`Page`); when it cannot be used, the chain runs without it and ``Extraction.sibling``
+    says why. Raises :class:`BadInput` (with a ``reason``) for empty, binary, undecodable,
+    oversized or unparseable input.
     """
     t0 = time.perf_counter()
     page = parse_page(document, url=url, content_type=content_type, max_bytes=max_bytes)
     t1 = time.perf_counter()
-    main = extract_main_text(page)
+    content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()
+    main = extract_main_text(page, content=content)
+    if content is not None and not main.text:  # the denoiser left no body: fall back, say so
+        main = extract_main_text(page)
+        sibling_note = {"used": False, "reason": "no body left after denoising"}
+    t3 = time.perf_counter()
     title = extract_title(page)
     page_type = classify_page(page, main)
-    t3 = time.perf_counter()
+    t4 = time.perf_counter()
     timings = dict(page.timings)
-    timings.update(attenuation=(t2 - t1) * 1e3, fields=(t3 - t2) * 1e3, total=(t3 - t0) * 1e3)
+    timings.update(attenuation=(t3 - t2) * 1e3, fields=(t4 - t3) * 1e3, total=(t4 - t0) * 1e3)
+    if sibling is not None:
+        timings["lcs"] = (t2 - t1) * 1e3
     region = page.nodes.path(main.region) if main.region is not None else None
-    return Extraction(url, title, main.text, page_type, page.encoding, region, main.reason, timings)
+    return Extraction(url, title, main.text, page_type, page.encoding, region, main.reason, timings,
+                      sibling_note)
+
+
+def _denoise(page: Page, sibling: bytes | str | Page, max_bytes: int):
+    """(content row mask or None, a note on the sibling's use)."""
+    try:
+        other = sibling if isinstance(sibling, Page) else parse_page(sibling, max_bytes=max_bytes)
+    except BadInput as exc:
+        return None, {"used": False, "reason": f"sibling unusable: {exc.reason}"}
+    result = denoise(page.nodes, other.nodes)
+    if result.keep is None:
+        return None, {"used": False, "reason": result.reason}
+    return result.keep, {"used": True, "reason": None}

@@ -50,13 +50,20 @@ class MainText:
 
 
 def extract_main_text(page: Page, threshold: float = ATTENUATION_THRESHOLD,
-                      max_link_density: float = MAX_LINK_DENSITY) -> MainText:
-    """Run FindMT then CleanTree on ``page`` and return the main text."""
-    nodes = page.nodes
+                      max_link_density: float = MAX_LINK_DENSITY,
+                      content: np.ndarray | None = None) -> MainText:
+    """Run FindMT then CleanTree on ``page`` and return the main text.
+
+    ``content`` (a row mask, e.g. from LCS denoising) restricts the walk to the text of those rows:
+    everything else counts as absent.
+    """
+    nodes = page.nodes if content is None else page.nodes.masked(content)
     if len(nodes) == 0 or nodes.nonlink_text[0] == 0:
         return MainText("", None, "no non-link text on the page")
     region = find_subject_region(nodes, threshold)
     keep = clean_tree(nodes, region, max_link_density)
+    if content is not None:
+        keep &= content
     text = region_text(nodes, keep)
     if not text:
         return MainText("", region, "the subject region is all links")

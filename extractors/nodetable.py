@@ -69,6 +69,22 @@ class NodeTable:
         """The subtree's text segments joined (``innerText`` without layout)."""
         return "".join(self.seg_text[self.seg_lo[row]:self.seg_hi[row]])
 
+    def masked(self, keep: np.ndarray) -> NodeTable:
+        """A copy whose text outside the rows in ``keep`` is gone (rows stay, so indices still agree):
+        what a later step sees after a denoiser has removed template blocks."""
+        seg_keep = keep[self.seg_owner]
+        lengths = np.fromiter(map(len, map(str.strip, self.seg_text)), dtype=np.int64,
+                              count=len(self.seg_text)) * seg_keep
+        n = len(self.tag)
+        own = np.bincount(self.seg_owner, weights=lengths, minlength=n).astype(np.int64)
+        in_link = self.seg_in_link
+        own_link = np.bincount(self.seg_owner[in_link], weights=lengths[in_link],
+                               minlength=n).astype(np.int64)
+        copy = NodeTable(**{name: getattr(self, name) for name in self.__slots__})
+        copy.own_text, copy.own_link_text = own.astype(np.int32), own_link.astype(np.int32)
+        copy.text, copy.link_text = _subtree_sum(own, self.end), _subtree_sum(own_link, self.end)
+        return copy
+
     def subtree_mask(self, row: int) -> np.ndarray:
         mask = np.zeros(len(self.tag), dtype=bool)
         mask[row:int(self.end[row]) + 1] = True
