@@ -13,9 +13,10 @@ Implementation notes:
   integer numerators 0..7 (``uint8``) and accumulated in integers: ties are exact.
 - Each row of the table is ``cur[j] = max(prev[j-1] + sim[i, j], prev[j], cur[j-1])``: with
   ``a = max(prev[j-1] + sim, prev[j])``, ``cur`` is the prefix maximum of ``a``, so numpy fills a row
-  at once. Only two score rows are kept; the pointers (one byte per cell) and the similarity matrix
-  (one byte per cell, needed because a node's similarity depends on its parents') are what grows with
-  ``N·M``. Pairs beyond ``MAX_CELLS`` are not attempted: the result says so and the caller falls back.
+  at once. Instead of a pointer table, the score rows are kept (16-bit) and the backtracking decides
+  each step from them with the tie order; rows of target nodes that resemble nothing are not stored.
+  Memory grows with ``N·M`` (the similarity bytes and the stored rows); pairs beyond ``MAX_CELLS``
+  are not attempted: the result says so and the caller falls back to attenuation alone.
 - Orientation: rows follow ``S1``, columns ``S2``. The paper's tie order (pair, then the direction that
   skips an ``S2`` node, then the one that skips an ``S1`` node) is kept.
 """
@@ -35,8 +36,8 @@ __all__ = ["MAX_CELLS", "SIMILARITY_THRESHOLD", "Denoised", "denoise", "match_tr
 #: of the seven features equal), not yet swept on big9 / cx_163 / cleanportaleval; the sweep and the
 #: choice belong here once the LCS chain is evaluated.
 SIMILARITY_THRESHOLD = 4 / 7
-#: Table cells (``len(S1) * len(S2)``) above which matching is refused (2 bytes per cell).
-MAX_CELLS = 60_000_000
+#: Table cells (``len(S1) * len(S2)``) above which matching is refused (up to 3 bytes per cell).
+MAX_CELLS = 40_000_000
 #: Clusters whose score is within this many points of the best one are content too.
 CLOSE_SCORE_MARGIN = 2
 #: Points for the first three ranks of each indicator (paper 003, section 2.5).
@@ -44,7 +45,6 @@ RANK_POINTS = (5, 3, 1)
 #: The page's "main visual area": the middle band of the document's text, as a share of it.
 MAIN_AREA = (0.1, 0.8)
 
-_DIAG, _SKIP_S2, _SKIP_S1 = 0, 1, 2
 _FULL = 7  # similarity numerator of 1.0
 
 
@@ -82,57 +82,113 @@ def match_trees(t1: FeatureTree, t2: FeatureTree, threshold: float = SIMILARITY_
                 ) -> np.ndarray:
     """Sequence indices of ``t1`` that backtracking marks as candidates (only in, or unlike, ``t2``)."""
     sim = _similarities(t1, t2, threshold)
-    pointers = _fill_table(sim)
-    return _backtrack(pointers, sim, int(np.ceil(threshold * _FULL - 1e-9)))
+    scores, row_of = _fill_scores(sim)
+    return _backtrack(sim, scores, row_of, int(np.ceil(threshold * _FULL - 1e-9)))
 
 
 def _similarities(t1: FeatureTree, t2: FeatureTree, threshold: float) -> np.ndarray:
-    """``CompareTwoCNode`` for every pair, as numerators over 7, row by row in level order."""
+    """``CompareTwoCNode`` for every pair, as numerators over 7 (zero where not computed).
+
+    A pair can only be non-zero when its parents are similar (rule 3), so the matrix is filled from
+    the similar pairs downwards: the children of each similar pair ``(p, q)`` are compared, all pairs
+    of one generation at once. Level order keeps each node's children contiguous, which turns
+    "children of p" into a range. Every pair is visited at most once (its parents' pair is unique).
+    """
     n, m = len(t1.order), len(t2.order)
     sim = np.zeros((n, m), dtype=np.uint8)
     parent_min = int(np.ceil(threshold * _FULL - 1e-9))  # parents similar: sim > Ts (def. 6)
-    root2 = t2.parent_pos < 0
-    for i in range(n):
-        same_tag = t2.tag == t1.tag[i]
-        if t1.parent_pos[i] < 0:  # body: 1 against body, 0 against anything else
-            sim[i] = np.where(same_tag & root2, _FULL, 0)
-            continue
-        parents = sim[t1.parent_pos[i], np.maximum(t2.parent_pos, 0)]
-        ok = same_tag & ~root2 & (parents > parent_min)
-        if t1.content[i]:
-            row = np.where(t2.content & (t2.fingerprint == t1.fingerprint[i]), _FULL, 0)
-        else:
-            row = np.where(t2.content, 0, (t2.features == t1.features[i]).sum(axis=1))
-        sim[i] = np.where(ok, row, 0)
+    if n == 0 or m == 0 or t1.tag[0] != t2.tag[0]:
+        return sim
+    sim[0, 0] = _FULL  # rule 2: body against body (both sequences start at body)
+    start1, count1 = _child_ranges(t1.parent_pos)
+    start2, count2 = _child_ranges(t2.parent_pos)
+    p, q = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    while len(p):
+        i, j = _child_pairs(p, q, start1, count1, start2, count2)
+        if len(i) == 0:
+            break
+        values = _compare(t1, t2, i, j)
+        sim[i, j] = values
+        similar = values > parent_min
+        p, q = i[similar], j[similar]
     return sim
 
 
-def _fill_table(sim: np.ndarray) -> np.ndarray:
-    """The pointer table of the accumulated-similarity DP (two score rows kept)."""
+def _child_ranges(parent_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First child position and child count of every position (children are contiguous)."""
+    n = len(parent_pos)
+    count = np.bincount(parent_pos[parent_pos >= 0], minlength=n)
+    start = np.full(n, n, dtype=np.int64)
+    has_parent = np.flatnonzero(parent_pos >= 0)
+    np.minimum.at(start, parent_pos[has_parent], has_parent)
+    return start, count
+
+
+def _child_pairs(p, q, start1, count1, start2, count2) -> tuple[np.ndarray, np.ndarray]:
+    """All (child of p[k], child of q[k]) pairs, for every k, as two flat arrays."""
+    c1, c2 = count1[p], count2[q]
+    sizes = c1 * c2
+    keep = sizes > 0
+    p, q, c1, c2, sizes = p[keep], q[keep], c1[keep], c2[keep], sizes[keep]
+    total = int(sizes.sum())
+    pair = np.repeat(np.arange(len(p)), sizes)
+    offset = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    i = start1[p][pair] + offset // c2[pair]
+    j = start2[q][pair] + offset % c2[pair]
+    return i, j
+
+
+def _compare(t1: FeatureTree, t2: FeatureTree, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Rules 1 and 4–6 of CompareTwoCNode for pairs whose parents are similar (rules 2–3 done)."""
+    same_tag = t1.tag[i] == t2.tag[j]
+    c1, c2 = t1.content[i], t2.content[j]
+    same_html = c1 & c2 & (t1.fingerprint[i] == t2.fingerprint[j])
+    shared = (t1.features[i] == t2.features[j]).sum(axis=1)
+    value = np.where(c1 | c2, same_html * _FULL, shared)
+    return np.where(same_tag, value, 0).astype(np.uint8)
+
+
+def _fill_scores(sim: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The accumulated-similarity table, one row per ``S1`` node that has a non-zero similarity.
+
+    Returns ``(scores, row_of)``: ``scores[row_of[i + 1], j + 1]`` is the score of prefixes
+    ``S1[..i]``, ``S2[..j]``; row and column 0 are the empty prefixes. A row whose similarities are
+    all zero leaves the scores as they were (``max(prev[j-1], prev[j], cur[j-1]) = prev[j]`` since
+    rows never decrease), so it shares the previous row instead of storing a copy.
+    """
     n, m = sim.shape
-    pointers = np.empty((n, m), dtype=np.uint8)
-    prev = np.zeros(m + 1, dtype=np.int64)  # prev[j + 1] = score(i - 1, j); prev[0] = boundary
+    active = sim.any(axis=1)
+    dtype = np.uint16 if _FULL * min(n, m) < np.iinfo(np.uint16).max else np.uint32
+    scores = np.zeros((int(active.sum()) + 1, m + 1), dtype=dtype)
+    row_of = np.zeros(n + 1, dtype=np.int64)
+    diag = np.empty(m, dtype=dtype)
+    k = 0
     for i in range(n):
-        diag = prev[:-1] + sim[i]
-        best_in = np.maximum(diag, prev[1:])
-        cur = np.maximum.accumulate(best_in)
-        left = np.r_[0, cur[:-1]]  # score(i, j - 1)
-        pointers[i] = np.where(diag == cur, _DIAG, np.where(left == cur, _SKIP_S2, _SKIP_S1))
-        prev = np.r_[0, cur]
-    return pointers
+        if not active[i]:
+            row_of[i + 1] = k
+            continue
+        prev, k = scores[k], k + 1
+        np.add(prev[:-1], sim[i], out=diag)
+        np.maximum(diag, prev[1:], out=diag)
+        np.maximum.accumulate(diag, out=scores[k, 1:])
+        row_of[i + 1] = k
+    return scores, row_of
 
 
-def _backtrack(pointers: np.ndarray, sim: np.ndarray, template_min: int) -> np.ndarray:
-    """Walk back from the last cell; collect ``S1`` indices skipped or paired below ``Ts``."""
-    i, j = pointers.shape[0] - 1, pointers.shape[1] - 1
+def _backtrack(sim: np.ndarray, scores: np.ndarray, row_of: np.ndarray, template_min: int
+               ) -> np.ndarray:
+    """Walk back from the last cell with the paper's tie order (pair, skip ``S2``, skip ``S1``);
+    collect the ``S1`` positions skipped or paired below ``Ts``."""
+    i, j = sim.shape[0] - 1, sim.shape[1] - 1
     out: list[int] = []
     while i >= 0 and j >= 0:
-        step = pointers[i, j]
-        if step == _DIAG:
+        here = scores[row_of[i + 1]]
+        value = here[j + 1]
+        if scores[row_of[i], j] + sim[i, j] == value:
             if sim[i, j] < template_min:
                 out.append(i)
             i, j = i - 1, j - 1
-        elif step == _SKIP_S2:
+        elif here[j] == value:
             j -= 1
         else:
             out.append(i)
