@@ -1,0 +1,192 @@
+"""``newscrawl bench``: speed and memory of the extraction chain, against a plain lxml parse and
+trafilatura on the same pages, in the same run.
+
+Figures printed per dataset: the median ms of ``lxml.html.fromstring`` on the page bytes (the floor),
+of our chain and of each of its steps, the chain's ratio to the floor and to trafilatura; the median
+ms of an LCS sibling comparison (pairs chosen by the evaluation's sibling rule) with the median node
+count; with ``--memory``, the peak resident memory of one process extracting the dataset's largest
+page; with ``--lcs-scaling``, LCS time and peak traced memory by tree size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from lxml import html as lxml_html
+
+from extractors import BadInput, extract, parse_page
+from extractors.evaluation.cli import resolve_dataset_dir
+from extractors.evaluation.datasets import Dataset, load_dataset
+from extractors.evaluation.runner import percentile
+from extractors.lcs_denoise import denoise
+
+__all__ = ["register", "run"]
+
+STEPS = ("decode", "parse", "table", "attenuation", "fields")
+#: Node-count bins of the LCS scaling table (upper bounds; the product of both trees' sizes is
+#: what the table costs, the bin is the target's size).
+SIZE_BINS = (500, 1000, 2000, 5000, 10000, 20000, 50000)
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``bench`` subcommand."""
+    parser = subparsers.add_parser(
+        "bench", help="time the extraction chain against lxml parsing and trafilatura",
+        description=__doc__.split("\n\n")[1] if __doc__ else None)
+    parser.add_argument("datasets", nargs="+", metavar="DATASET_DIR",
+                        help="dataset folder, or a set's name under $NEWSCRAWL_DATA")
+    parser.add_argument("--limit", type=int, default=None, help="time N pages per set")
+    parser.add_argument("--no-peers", action="store_true", help="skip trafilatura")
+    parser.add_argument("--memory", action="store_true",
+                        help="peak RSS of a fresh process extracting each set's largest page")
+    parser.add_argument("--lcs-scaling", action="store_true",
+                        help="LCS time and peak traced memory by tree size")
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE")
+    parser.set_defaults(func=run, run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    trafilatura = None if args.no_peers else _import_trafilatura()
+    results = []
+    for name in args.datasets:
+        dataset = load_dataset(resolve_dataset_dir(name), limit=args.limit)
+        row = bench_dataset(dataset, trafilatura)
+        if args.memory:
+            row["peak_rss_mb_largest_page"] = peak_rss_mb(max((p.path for p in dataset.pages),
+                                                              key=lambda p: p.stat().st_size))
+        if args.lcs_scaling:
+            row["lcs_scaling"] = lcs_scaling(dataset)
+        results.append(row)
+        _print_row(row)
+    if args.json:
+        args.json.write_text(json.dumps({"results": results}, indent=1), encoding="utf-8")
+    return 0
+
+
+def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
+    """Time every page of ``dataset`` (floor, chain, steps, trafilatura, LCS pair)."""
+    floor, chain, peer, lcs, nodes = [], [], [], [], []
+    steps: dict[str, list[float]] = {s: [] for s in STEPS}
+    skipped = 0
+    for page in dataset.evaluated():
+        data = page.read_bytes()
+        floor.append(_ms(lambda: lxml_html.fromstring(data)))
+        try:
+            result = extract(data, url=page.url)
+        except BadInput:
+            skipped += 1
+            continue
+        chain.append(result.timings_ms["total"])
+        for step in STEPS:
+            steps[step].append(result.timings_ms[step])
+        if trafilatura is not None:
+            peer.append(_ms(lambda: trafilatura.extract(data, url=page.url)))
+        sibling = dataset.sibling_of(page)
+        if sibling is not None:
+            a, b = parse_page(data), parse_page(sibling.read_bytes())
+            lcs.append(_ms(lambda: denoise(a.nodes, b.nodes)))
+            nodes.append(len(a.nodes))
+    return _summary(dataset.name, floor, chain, steps, peer, lcs, nodes, skipped)
+
+
+def _summary(name, floor, chain, steps, peer, lcs, nodes, skipped) -> dict:
+    med = _median
+    row = {"dataset": name, "pages": len(floor), "skipped": skipped,
+           "lxml_parse_ms_median": med(floor), "chain_ms_median": med(chain),
+           "chain_ms_p95": percentile(chain, 95),
+           "steps_ms_median": {s: med(v) for s, v in steps.items()},
+           "trafilatura_ms_median": med(peer) if peer else None,
+           "lcs_pairs": len(lcs), "lcs_ms_median": med(lcs) if lcs else None,
+           "lcs_nodes_median": med(nodes) if nodes else None}
+    row["chain_over_parse"] = _ratio(row["chain_ms_median"], row["lxml_parse_ms_median"])
+    row["chain_over_trafilatura"] = _ratio(row["chain_ms_median"], row["trafilatura_ms_median"])
+    return row
+
+
+def lcs_scaling(dataset: Dataset) -> list[dict]:
+    """LCS time (ms) and peak traced memory (MB, numpy included) by target tree size."""
+    by_bin: dict[int, list[tuple[float, float]]] = {}
+    for page in dataset.evaluated():
+        sibling = dataset.sibling_of(page)
+        if sibling is None:
+            continue
+        try:
+            a, b = parse_page(page.read_bytes()), parse_page(sibling.read_bytes())
+        except BadInput:
+            continue
+        ms = _ms(lambda: denoise(a.nodes, b.nodes))  # timed untraced: tracing slows numpy
+        tracemalloc.start()
+        denoise(a.nodes, b.nodes)
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        upper = next((u for u in SIZE_BINS if len(a.nodes) <= u), SIZE_BINS[-1] * 10)
+        by_bin.setdefault(upper, []).append((ms, peak))
+    return [{"nodes_up_to": u, "pairs": len(v), "ms_median": _median([x[0] for x in v]),
+             "peak_mb_max": round(max(x[1] for x in v), 1)} for u, v in sorted(by_bin.items())]
+
+
+_RSS_PROBE = """
+import resource, sys, time
+from extractors import extract
+data = open(sys.argv[1], 'rb').read()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+extract(data)
+print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_rss_mb(path: Path) -> dict:
+    """Peak RSS (MB) of a fresh interpreter before and after extracting ``path``."""
+    out = subprocess.run([sys.executable, "-c", _RSS_PROBE, str(path)], capture_output=True,
+                         text=True, check=True).stdout.split()
+    before, after = (int(x) / 1024 for x in out)
+    return {"page": path.name, "page_mb": round(path.stat().st_size / 2**20, 2),
+            "rss_before_mb": round(before, 1), "rss_after_mb": round(after, 1)}
+
+
+def _print_row(row: dict) -> None:
+    steps = " ".join(f"{k}={v:.2f}" for k, v in row["steps_ms_median"].items() if v is not None)
+    peer = row["trafilatura_ms_median"]
+    print(f"{row['dataset']}: {row['pages']} pages ({row['skipped']} skipped) | lxml parse "
+          f"{row['lxml_parse_ms_median']:.2f} ms | chain {row['chain_ms_median']:.2f} ms "
+          f"(p95 {row['chain_ms_p95']:.2f}; x{row['chain_over_parse']} parse) [{steps}]"
+          + (f" | trafilatura {peer:.2f} ms (ours x{row['chain_over_trafilatura']})" if peer else "")
+          + (f" | LCS pair {row['lcs_ms_median']:.2f} ms at {row['lcs_nodes_median']:.0f} nodes"
+             f" ({row['lcs_pairs']} pairs)" if row["lcs_pairs"] else ""))
+    if "peak_rss_mb_largest_page" in row:
+        print(f"  memory: {row['peak_rss_mb_largest_page']}")
+    for line in row.get("lcs_scaling", []):
+        print(f"  LCS nodes<={line['nodes_up_to']}: {line['pairs']} pairs, "
+              f"{line['ms_median']:.1f} ms median, peak {line['peak_mb_max']} MB")
+
+
+def _import_trafilatura():
+    try:
+        import trafilatura
+    except ImportError:
+        print("trafilatura is not installed (pip install 'newscrawl[bench]'): not compared",
+              file=sys.stderr)
+        return None
+    return trafilatura
+
+
+def _ms(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1e3
+
+
+def _median(values: list[float]) -> float | None:
+    return round(statistics.median(values), 3) if values else None
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 2) if a and b else None
