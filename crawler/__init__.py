@@ -1,0 +1,1 @@
+"""newscrawl's Scrapy project: settings, the news spider, Redis scheduling glue, the demo site, the CLI."""

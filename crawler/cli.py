@@ -1,0 +1,33 @@
+"""The ``newscrawl`` command line: demo, crawl, worker, seed, extract."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from crawler.commands import crawl, demo, extract, seed, worker
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="newscrawl",
+        description="Crawl news sites and extract their articles (Scrapy; embedded or distributed on Redis).",
+    )
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    for command in (demo, crawl, worker, seed, extract):
+        command.add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Subcommands of the ``newscrawl`` CLI, one module each; each has ``add_parser`` and ``run``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import redis
+
+from pipelines.redis_client import RedisUnavailable, redis_from_url
+
+__all__ = [
+    "RedisStartupError",
+    "add_common_crawl_options",
+    "connect_redis",
+    "positive_int",
+    "setting_overrides",
+]
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def add_common_crawl_options(
+    parser: argparse.ArgumentParser,
+    default_out: str = "output",
+    depth_default: str = "no limit",
+) -> None:
+    """--out, --max-pages, --depth, --progress-interval, --verbose."""
+    parser.add_argument(
+        "--out",
+        default=default_out,
+        metavar="DIR",
+        help="output folder: JSONL items and summary.json in DIR, WARC files in "
+        "DIR/warc (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--max-pages",
+        type=positive_int,
+        default=0,
+        metavar="N",
+        help="stop after N responses (Scrapy CLOSESPIDER_PAGECOUNT; per process); "
+        "0 = no limit (default)",
+    )
+    parser.add_argument(
+        "--depth",
+        type=positive_int,
+        default=None,
+        metavar="D",
+        help="follow links at most D steps from the seeds (DEPTH_LIMIT); default: " + depth_default,
+    )
+    parser.add_argument(
+        "--progress-interval",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="print a progress line on stderr every S seconds; 0 = never (default: 10)",
+    )
+    parser.add_argument(
+        "-s",
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a Scrapy setting, as `scrapy crawl -s` does (repeatable; applied last)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log Scrapy's INFO messages")
+
+
+def setting_overrides(pairs: list[str]) -> dict[str, str]:
+    """``["NAME=VALUE", ...]`` from ``--set`` → a settings dict (values stay strings, as in Scrapy)."""
+    overrides: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"newscrawl: error: --set expects NAME=VALUE, got {pair!r}")
+        overrides[name.strip()] = value
+    return overrides
+
+
+class RedisStartupError(SystemExit):
+    """Exit with code 2 after printing why Redis cannot be used."""
+
+
+def connect_redis(url: str) -> redis.Redis:
+    """A Redis client that answered PING, or print the reason and exit with code 2."""
+    try:
+        return redis_from_url(url)
+    except RedisUnavailable as error:
+        print(f"newscrawl: error: {error}", file=sys.stderr)
+        raise RedisStartupError(2) from error

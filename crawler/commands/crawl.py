@@ -1,0 +1,101 @@
+"""``newscrawl crawl``: crawl real sites from seed URLs (embedded, or distributed with ``--redis``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from crawler.commands import add_common_crawl_options, connect_redis, setting_overrides
+from crawler.extensions.summary import summary_text
+from crawler.runner import output_settings, project_settings, run_crawl
+from crawler.scheduling import distributed_settings
+from crawler.spiders.news import read_seeds
+
+__all__ = ["add_parser", "crawl_overrides", "run", "run_and_report"]
+
+DESCRIPTION = """\
+Crawls the given sites: same-site links only, robots.txt obeyed and AutoThrottle on by default, a
+progress line on stderr while it runs, a summary at the end. Items go to DIR as JSONL, raw pages to
+DIR/warc as WARC files, the summary to DIR/summary.json. With --redis the crawl is distributed: the
+request queue and dupefilter live in Redis (JSON, never pickle), items are also appended to a Redis
+Stream, and any number of `newscrawl worker --redis URL` processes can join; this process closes once
+the shared queue has been empty for --idle-timeout seconds."""
+
+
+def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ignore-robots", action="store_true", help="do not obey robots.txt")
+    parser.add_argument(
+        "--no-autothrottle",
+        action="store_true",
+        help="turn AutoThrottle off (fixed concurrency, no adaptive delay)",
+    )
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "crawl", help="crawl sites from seed URLs", description=DESCRIPTION
+    )
+    parser.add_argument("urls", nargs="*", metavar="URL", help="seed URLs")
+    parser.add_argument(
+        "--seeds", metavar="FILE", help="file of seed URLs, one per line (# comments)"
+    )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="distributed mode: redis://HOST:PORT/DB holding the shared queue",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="with --redis: stop once the shared queue has been empty S seconds "
+        "(default: %(default)s)",
+    )
+    add_crawl_policy_options(parser)
+    add_common_crawl_options(parser)
+    parser.set_defaults(run=run)
+
+
+def crawl_overrides(args: argparse.Namespace) -> dict:
+    """Settings from the options shared by crawl and worker."""
+    overrides: dict = {
+        **output_settings(Path(args.out)),
+        "CLOSESPIDER_PAGECOUNT": args.max_pages,
+        "NEWSCRAWL_PROGRESS_INTERVAL": args.progress_interval,
+        "ROBOTSTXT_OBEY": not args.ignore_robots,
+        "AUTOTHROTTLE_ENABLED": not args.no_autothrottle,
+    }
+    if args.depth is not None:
+        overrides["DEPTH_LIMIT"] = args.depth
+    return overrides
+
+
+def run_and_report(overrides: dict, args: argparse.Namespace, seeds: list[str]) -> int:
+    """Crawl with ``overrides`` plus the ``--set`` settings, print the summary."""
+    settings = project_settings(
+        {**overrides, **setting_overrides(args.set)},
+        log_level="INFO" if args.verbose else "WARNING",
+    )
+    summary = run_crawl(settings, start_urls=seeds)
+    print(summary_text(summary))
+    print(
+        f"items: {args.out}/   raw pages: {Path(args.out) / 'warc'}/   "
+        f"summary: {Path(args.out) / 'summary.json'}"
+    )
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    seeds = list(args.urls)
+    if args.seeds:
+        seeds += read_seeds(Path(args.seeds).read_text(encoding="utf-8"))
+    if not seeds:
+        print("newscrawl crawl: error: no seed URLs (give URLs or --seeds FILE)", file=sys.stderr)
+        return 2
+    overrides = crawl_overrides(args)
+    if args.redis:
+        connect_redis(args.redis).close()
+        overrides.update(distributed_settings(args.redis, args.idle_timeout))
+    return run_and_report(overrides, args, seeds)

@@ -1,0 +1,52 @@
+"""``newscrawl seed``: push seed URLs to the Redis list that idle workers pop from."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import redis
+
+from crawler.commands import connect_redis
+from crawler.spiders.news import read_seeds
+
+__all__ = ["add_parser", "push_seeds", "run"]
+
+DEFAULT_SEEDS_KEY = "newscrawl:seeds"  # = NEWSCRAWL_SEEDS_KEY in crawler/settings.py
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "seed",
+        help="push seed URLs for distributed workers",
+        description="Appends seed URLs to the Redis list workers pop from when idle "
+        f"(key {DEFAULT_SEEDS_KEY}); URLs already crawled are skipped by the shared dupefilter.",
+    )
+    parser.add_argument("urls", nargs="*", metavar="URL", help="seed URLs")
+    parser.add_argument("--redis", required=True, metavar="URL", help="redis://HOST:PORT/DB")
+    parser.add_argument(
+        "--seeds", metavar="FILE", help="file of seed URLs, one per line (# comments)"
+    )
+    parser.add_argument(
+        "--key", default=DEFAULT_SEEDS_KEY, help="Redis list key (default: %(default)s)"
+    )
+    parser.set_defaults(run=run)
+
+
+def push_seeds(client: redis.Redis, key: str, urls: list[str]) -> int:
+    """RPUSH the URLs to ``key``; returns the list's new length."""
+    return int(client.rpush(key, *urls))
+
+
+def run(args: argparse.Namespace) -> int:
+    urls = list(args.urls)
+    if args.seeds:
+        urls += read_seeds(Path(args.seeds).read_text(encoding="utf-8"))
+    if not urls:
+        print("newscrawl seed: error: no seed URLs (give URLs or --seeds FILE)", file=sys.stderr)
+        return 2
+    client = connect_redis(args.redis)
+    length = push_seeds(client, args.key, urls)
+    print(f"pushed {len(urls)} seed URLs to {args.key} ({length} waiting)")
+    return 0

@@ -1,0 +1,47 @@
+"""``newscrawl worker``: join a distributed crawl on Redis and work until told to stop."""
+
+from __future__ import annotations
+
+import argparse
+
+from crawler.commands import add_common_crawl_options, connect_redis
+from crawler.commands.crawl import add_crawl_policy_options, crawl_overrides, run_and_report
+from crawler.scheduling import distributed_settings
+
+__all__ = ["add_parser", "run"]
+
+DESCRIPTION = """\
+Joins the crawl whose shared queue is in Redis: takes requests from the shared queue, and when it
+is idle pops seed URLs pushed by `newscrawl seed` and schedules them. It waits for work forever,
+unless --idle-timeout S is given: then it closes once the shared queue has been empty for S seconds
+(checked about every 5 s). Stopping a worker never clears the shared queue. Items go to DIR (JSONL),
+DIR/warc (WARC) and the Redis Stream newscrawl:items."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "worker", help="join a distributed crawl on Redis", description=DESCRIPTION
+    )
+    parser.add_argument(
+        "--redis",
+        required=True,
+        metavar="URL",
+        help="redis://HOST:PORT/DB holding the shared queue",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="close after the shared queue has been empty S seconds; "
+        "0 = wait for work forever (default)",
+    )
+    add_crawl_policy_options(parser)
+    add_common_crawl_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    connect_redis(args.redis).close()
+    overrides = {**crawl_overrides(args), **distributed_settings(args.redis, args.idle_timeout)}
+    return run_and_report(overrides, args, seeds=[])

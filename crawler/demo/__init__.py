@@ -1,0 +1,1 @@
+"""The demo site: real news pages in a WARC (build_site.py) and the server that replays them (server.py)."""

@@ -1,0 +1,91 @@
+"""CrawlSummary: the end-of-crawl summary, written as ``summary.json`` in the output folder.
+
+The summary counts pages fetched, items written, items per page type, pages skipped by reason, the
+errors logged and the time taken; :func:`summary_text` renders it for the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from scrapy import Spider, signals
+from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["SUMMARY_FILE", "CrawlSummary", "build_summary", "summary_text"]
+
+SUMMARY_FILE = "summary.json"
+
+
+def _prefixed(stats: dict, prefix: str) -> dict[str, int]:
+    return {k[len(prefix) :]: v for k, v in sorted(stats.items()) if k.startswith(prefix)}
+
+
+def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
+    """The summary of a crawl from its Scrapy stats."""
+    return {
+        "pages_fetched": stats.get("newscrawl/pages_fetched", 0),
+        "items_written": stats.get("newscrawl/items_written", 0),
+        "page_types": _prefixed(stats, "newscrawl/page_type/"),
+        "skipped": _prefixed(stats, "newscrawl/skipped/"),
+        "requests": stats.get("downloader/request_count", 0),
+        "errors_logged": stats.get("log_count/ERROR", 0),
+        "elapsed_seconds": round(elapsed_s, 3),
+        "finish_reason": finish_reason,
+        "finished_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "pid": os.getpid(),
+    }
+
+
+def summary_text(summary: dict) -> str:
+    """Human-readable lines for a summary dict."""
+
+    def counts(d: dict[str, int]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
+
+    return "\n".join(
+        [
+            f"pages fetched:   {summary['pages_fetched']}",
+            f"items written:   {summary['items_written']}",
+            f"page types:      {counts(summary['page_types'])}",
+            f"skipped/errors:  {counts(summary['skipped'])}",
+            f"errors logged:   {summary['errors_logged']}",
+            f"time taken:      {summary['elapsed_seconds']:.1f} s ({summary['finish_reason']})",
+        ]
+    )
+
+
+class CrawlSummary:
+    """Scrapy extension: on close, write the crawl summary to ``<NEWSCRAWL_JSONL_DIR>/summary.json``."""
+
+    def __init__(self, crawler: Crawler, out_dir: Path) -> None:
+        self.crawler = crawler
+        self.out_dir = out_dir
+        self.started = time.monotonic()
+        self.summary: dict | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CrawlSummary:
+        ext = cls(crawler, Path(crawler.settings.get("NEWSCRAWL_JSONL_DIR") or "."))
+        crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
+        return ext
+
+    def spider_opened(self) -> None:
+        self.started = time.monotonic()
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        stats = self.crawler.stats.get_stats()
+        self.summary = build_summary(stats, time.monotonic() - self.started, reason)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / SUMMARY_FILE
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.replace(path)
+        logger.info("crawl summary written to %s", path)

@@ -1,0 +1,69 @@
+"""The page item: what the spider hands to the pipelines for every fetched HTML page.
+
+Shape (see docs/CONTRACT.md): ``{"kind": "page", "url", "status", "request_headers": {str: str},
+"response_headers": {str: [str]}, "body": bytes, "fetched_at", "template_key", "route", "referer",
+"depth"}``. Header bytes are decoded as latin-1, so they round-trip exactly.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from scrapy.http import Response, TextResponse
+
+from crawler.templates import template_key
+
+__all__ = ["HTML_TYPES", "page_item", "skip_reason"]
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+def _text(value: bytes) -> str:
+    return value.decode("latin-1")
+
+
+def skip_reason(response: Response, max_bytes: int) -> str | None:
+    """Why a fetched response is not a page to extract (``not_html``, ``empty``, ``too_large``), or None.
+
+    A response whose Content-Type names HTML is passed on even when its body is not HTML: the
+    extractor's own checks then count it (``not_html`` from the binary sniff, ``undecodable``...).
+    """
+    content_type = _text(response.headers.get(b"Content-Type") or b"").split(";")[0].strip().lower()
+    if content_type and content_type not in HTML_TYPES:
+        return "not_html"
+    if not content_type and not isinstance(response, TextResponse):
+        return "not_html"
+    if not response.body:
+        return "empty"
+    if max_bytes and len(response.body) > max_bytes:
+        return "too_large"
+    return None
+
+
+def page_item(response: Response, route: str) -> dict:
+    """The page item of one fetched HTML response."""
+    request = response.request
+    referer = request.headers.get(b"Referer") if request is not None else None
+    request_headers = (
+        {}
+        if request is None
+        else {
+            _text(name): ", ".join(_text(v) for v in values)
+            for name, values in request.headers.items()
+        }
+    )
+    return {
+        "kind": "page",
+        "url": response.url,
+        "status": response.status,
+        "request_headers": request_headers,
+        "response_headers": {
+            _text(name): [_text(v) for v in values] for name, values in response.headers.items()
+        },
+        "body": response.body,
+        "fetched_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "template_key": template_key(response.url),
+        "route": route,
+        "referer": _text(referer) if referer else None,
+        "depth": int(response.meta.get("depth", 0)),
+    }

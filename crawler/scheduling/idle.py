@@ -1,0 +1,81 @@
+"""WaitForWork: keep a distributed worker alive while idle and feed it seeds from a Redis list.
+
+On every ``spider_idle`` (the shared queue is empty and nothing is in flight here) it pops up to
+``SEEDS_PER_IDLE`` URLs from the list ``NEWSCRAWL_SEEDS_KEY`` (filled by ``newscrawl seed``) and
+schedules them, then raises ``DontCloseSpider``. With ``NEWSCRAWL_IDLE_TIMEOUT`` > 0 the worker is let
+close once it has been idle, with no page fetched and no seed found, for that many seconds. Scrapy
+re-checks an idle engine about every 5 s, so the close comes up to 5 s after the timeout.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from scrapy import Request, Spider, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider, NotConfigured
+
+from pipelines.redis_client import redis_from_url
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["SEEDS_PER_IDLE", "WaitForWork"]
+
+SEEDS_PER_IDLE = 100
+
+
+class WaitForWork:
+    """Scrapy extension: idle → pop seeds from Redis → DontCloseSpider (until the idle timeout)."""
+
+    def __init__(
+        self, crawler: Crawler, redis_url: str, seeds_key: str, idle_timeout: float
+    ) -> None:
+        self.crawler = crawler
+        self.redis = redis_from_url(redis_url)
+        self.seeds_key = seeds_key
+        self.idle_timeout = idle_timeout
+        self.activity = 0
+        self._seen_activity = -1
+        self._idle_since = time.monotonic()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> WaitForWork:
+        url = crawler.settings.get("NEWSCRAWL_REDIS_URL")
+        if not url:
+            raise NotConfigured  # not a distributed worker (bare: no warning logged)
+        ext = cls(
+            crawler,
+            url,
+            crawler.settings.get("NEWSCRAWL_SEEDS_KEY"),
+            crawler.settings.getfloat("NEWSCRAWL_IDLE_TIMEOUT"),
+        )
+        crawler.signals.connect(ext.on_activity, signal=signals.response_received)
+        crawler.signals.connect(ext.on_idle, signal=signals.spider_idle)
+        return ext
+
+    def on_activity(self) -> None:
+        self.activity += 1
+
+    def pop_seeds(self) -> list[str]:
+        popped = self.redis.lpop(self.seeds_key, SEEDS_PER_IDLE) or []
+        return [url.decode("utf-8") if isinstance(url, bytes) else url for url in popped]
+
+    def on_idle(self, spider: Spider) -> None:
+        now = time.monotonic()
+        if self.activity != self._seen_activity:
+            self._seen_activity, self._idle_since = self.activity, now
+        seeds = self.pop_seeds()
+        for url in seeds:
+            make = getattr(spider, "request", None)
+            self.crawler.engine.crawl(make(url) if make else Request(url))
+        if seeds:
+            logger.info("scheduled %d seeds from %s", len(seeds), self.seeds_key)
+            self._idle_since = now
+            raise DontCloseSpider
+        if self.idle_timeout > 0 and now - self._idle_since >= self.idle_timeout:
+            logger.info(
+                "shared queue empty for %.0f s: closing this worker", now - self._idle_since
+            )
+            return
+        raise DontCloseSpider

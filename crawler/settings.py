@@ -1,0 +1,64 @@
+"""Scrapy settings of the newscrawl project (``scrapy.cfg``: ``default = crawler.settings``).
+
+Embedded mode by default: Scrapy's own scheduler, output under ``./output``. ``crawler.cli`` switches
+to distributed mode (``--redis URL``) with :func:`crawler.scheduling.distributed_settings`.
+Project settings carry the ``NEWSCRAWL_`` prefix.
+"""
+
+from __future__ import annotations
+
+from pipelines import DEFAULT_PIPELINES
+
+BOT_NAME = "newscrawl"
+SPIDER_MODULES = ["crawler.spiders"]
+NEWSPIDER_MODULE = "crawler.spiders"
+
+USER_AGENT = (
+    "newscrawl/0.1 (news crawl-and-extract research crawler; +https://github.com/newscrawl)"
+)
+ROBOTSTXT_OBEY = True
+TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+
+# Politeness: AutoThrottle adapts the delay to each site's latency (the demo turns it off: loopback).
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+DOWNLOAD_TIMEOUT = 30
+RETRY_TIMES = 1
+REDIRECT_MAX_TIMES = 10
+# No remote code-execution surfaces on crawl workers: the telnet console, and Scrapy 2.19's
+# RemoteControl extension (an HTTP server on localhost that runs Python code sent to it, with a token
+# written to the user's profile folder), which is on by default.
+TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
+LOG_LEVEL = "INFO"
+# Breadth-first: list pages near the seeds before the articles behind them.
+DEPTH_PRIORITY = 1
+SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
+
+# Pages larger than this are skipped (newscrawl/skipped/too_large); also the download size cap.
+NEWSCRAWL_MAX_PAGE_BYTES = 10_000_000
+DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
+
+ITEM_PIPELINES = dict(DEFAULT_PIPELINES)
+
+EXTENSIONS = {
+    "crawler.extensions.progress.ProgressLine": 500,
+    "crawler.extensions.summary.CrawlSummary": 510,
+    # Distributed mode only (NotConfigured without NEWSCRAWL_REDIS_URL): wait for work when idle.
+    "crawler.scheduling.idle.WaitForWork": 520,
+}
+NEWSCRAWL_PROGRESS_INTERVAL = 10.0
+
+# Output folders (the CLI sets both from --out).
+NEWSCRAWL_JSONL_DIR = "output"
+NEWSCRAWL_WARC_DIR = "output/warc"
+
+# Distributed mode (set by the CLI from --redis); Redis list the workers pop seed URLs from.
+NEWSCRAWL_REDIS_URL = None
+NEWSCRAWL_SEEDS_KEY = "newscrawl:seeds"
+# A worker closes after the shared queue has been empty this many seconds; 0 = wait forever.
+NEWSCRAWL_IDLE_TIMEOUT = 0.0

@@ -1,0 +1,86 @@
+"""Helpers for the crawls of the demo site: expectations from its manifest, reading the outputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import IO
+from urllib.parse import urlsplit
+
+from warcio.archiveiterator import ArchiveIterator
+
+from crawler.demo.server import DemoSite
+
+
+def newscrawl(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
+    """Run the ``newscrawl`` CLI in a subprocess (the installed package, this interpreter)."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "crawler.cli", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        **kwargs,
+    )
+
+
+def start_newscrawl(*args: str, log: IO[bytes]) -> subprocess.Popen:
+    """Start the ``newscrawl`` CLI in the background, its output going to ``log``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "crawler.cli", *args],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
+class Expected:
+    """What a full crawl of the demo site must produce, derived from the builder's manifest."""
+
+    def __init__(self, site: DemoSite) -> None:
+        entries = site.manifest["entries"]
+        self.item_paths = {e["path"] for e in entries if e["kind"] in ("index", "article")}
+        self.article_paths = {e["path"] for e in entries if e["kind"] == "article"}
+        self.fetched_paths = {e["path"] for e in entries if e["reaches_spider"]}
+        self.pages_fetched = len(self.fetched_paths)
+        self.skipped = Counter(e["reason"] for e in entries if e["reason"])
+        self.bodies = {path: reply.body for path, reply in site.replies.items()}
+
+
+def jsonl_items(out: Path) -> list[dict]:
+    items = []
+    for path in sorted(out.glob("*.jsonl")):
+        items += [
+            json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line
+        ]
+    return items
+
+
+def warc_responses(out: Path) -> list[tuple[str, bytes]]:
+    """(URL path, body) of every response record in the WARC files of ``out/warc``."""
+    found = []
+    for path in sorted((out / "warc").glob("*.warc.gz")):
+        with open(path, "rb") as stream:
+            for record in ArchiveIterator(stream):
+                if record.rec_type == "response":
+                    uri = record.rec_headers.get_header("WARC-Target-URI")
+                    found.append((urlsplit(uri).path, record.content_stream().read()))
+    return found
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def path_of(url: str) -> str:
+    return urlsplit(url).path

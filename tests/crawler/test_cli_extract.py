@@ -1,0 +1,55 @@
+"""`newscrawl extract`: one JSON line per page, in the order given; bad pages reported, others go on."""
+
+from __future__ import annotations
+
+import json
+
+from tests.crawler.demo_helpers import newscrawl
+from tests.fixture_pages import FIXTURES, pages_where
+
+ARTICLES = [FIXTURES / g["file"] for g in pages_where(page_type="article")][:3]
+
+
+def _lines(stdout: str) -> list[dict]:
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
+def test_several_files_print_one_line_each_in_order() -> None:
+    assert len(ARTICLES) == 3
+    result = newscrawl("extract", *map(str, ARTICLES))
+    assert result.returncode == 0, result.stderr
+    lines = _lines(result.stdout)
+    assert [line["file"] for line in lines] == [str(p) for p in ARTICLES]
+    for line in lines:
+        assert line["title"] and len(line["body"]) > 200
+        assert line["page_type"] in ("article", "list", "other")
+
+
+def test_stdin_and_url() -> None:
+    page = ARTICLES[0]
+    with open(page, "rb") as stdin:
+        result = newscrawl("extract", "-", "--url", "https://example.com/a/1", stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    (line,) = _lines(result.stdout)
+    assert line["file"] == "-" and line["url"] == "https://example.com/a/1" and line["title"]
+
+
+def test_bad_files_report_a_reason_and_the_rest_is_processed(tmp_path) -> None:
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    binary = tmp_path / "binary.html"
+    binary.write_bytes(bytes(range(256)) * 64)
+    missing = tmp_path / "missing.html"
+    result = newscrawl("extract", str(empty), str(ARTICLES[0]), str(binary), str(missing))
+    assert result.returncode == 1
+    lines = _lines(result.stdout)
+    assert [line["file"] for line in lines] == [
+        str(empty),
+        str(ARTICLES[0]),
+        str(binary),
+        str(missing),
+    ]
+    assert lines[0]["reason"] == "empty" and lines[0]["error"]
+    assert "error" not in lines[1] and lines[1]["title"]
+    assert lines[2]["reason"] == "not_html"
+    assert lines[3]["reason"] == "unreadable"

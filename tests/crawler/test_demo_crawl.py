@@ -1,0 +1,69 @@
+"""End to end: ``newscrawl demo`` crawls the bundled site with the full pipeline (one subprocess)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from crawler.demo.server import load_site
+from tests.crawler.demo_helpers import Expected, jsonl_items, newscrawl, path_of, warc_responses
+
+
+@pytest.fixture(scope="module")
+def expected() -> Expected:
+    return Expected(load_site())
+
+
+@pytest.fixture(scope="module")
+def demo_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("demo") / "output"
+    result = newscrawl("demo", "--out", str(out), "--progress-interval", "0")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "pages fetched:" in result.stdout and "time taken:" in result.stdout
+    return out
+
+
+def test_summary_counts_match_the_manifest(demo_out: Path, expected: Expected) -> None:
+    summary = json.loads((demo_out / "summary.json").read_text())
+    assert summary["pages_fetched"] == expected.pages_fetched
+    assert summary["items_written"] == len(expected.item_paths)
+    assert sum(summary["page_types"].values()) == len(expected.item_paths)
+    assert summary["finish_reason"] == "finished"
+
+
+def test_bad_urls_show_up_with_their_reasons(demo_out: Path, expected: Expected) -> None:
+    summary = json.loads((demo_out / "summary.json").read_text())
+    assert Counter(summary["skipped"]) == expected.skipped
+
+
+def test_items_are_the_html_pages_with_title_and_body(demo_out: Path, expected: Expected) -> None:
+    items = jsonl_items(demo_out)
+    paths = [path_of(item["url"]) for item in items]
+    assert sorted(paths) == sorted(expected.item_paths)
+    for item in items:
+        assert item["title"], item["url"]
+        assert item["template_key"].startswith("127.0.0.1/")
+        if path_of(item["url"]) in expected.article_paths:
+            assert item["route"] == "article" and len(item["body"]) > 200, item["url"]
+
+
+def test_page_without_charset_header_is_decoded_from_its_meta(demo_out: Path) -> None:
+    site = load_site()
+    no_charset = [p for p, r in site.replies.items() if ("Content-Type", "text/html") in r.headers]
+    assert len(no_charset) == 1
+    item = next(i for i in jsonl_items(demo_out) if path_of(i["url"]) == no_charset[0])
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in item["title"])  # GBK page read as Chinese
+
+
+def test_warc_holds_every_fetched_page_byte_for_byte(demo_out: Path, expected: Expected) -> None:
+    records = warc_responses(demo_out)
+    paths = [path for path, _ in records]
+    assert len(paths) == len(set(paths))
+    assert expected.item_paths <= set(paths) <= expected.fetched_paths
+    for path, body in records:
+        assert body == expected.bodies[path], path
+    for item in jsonl_items(demo_out):
+        assert (demo_out / "warc" / item["warc"]["file"]).exists()

@@ -1,0 +1,73 @@
+"""The JSON request serializer used for the shared Redis queue: exact round-trip, never pickle."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import Request, Spider
+from scrapy.utils.request import request_from_dict
+
+from crawler.serializers import json_request
+
+
+class _Spider(Spider):
+    name = "t"
+
+    def parse(self, response):  # pragma: no cover - only named by the request
+        return None
+
+    def on_error(self, failure):  # pragma: no cover
+        return None
+
+
+def _request(spider: _Spider) -> Request:
+    return Request(
+        "https://example.com/p?q=1",
+        method="POST",
+        body=b"\x00\x80\x04\xff\xfebody",
+        headers={"X-Raw": b"\xe9t\xe9", "Accept": ["text/html", "*/*"]},
+        cookies={"sid": "abc"},
+        callback=spider.parse,
+        errback=spider.on_error,
+        priority=-3,
+        meta={
+            "depth": 2,
+            "redirect_urls": ["https://example.com/a"],
+            "blob": b"\x80\x05x",
+            "pair": (1, "two"),
+            "nested": {"__bytes__": "not a tag", 3: "int key"},
+        },
+        cb_kwargs={"k": [1, 2]},
+        dont_filter=True,
+        flags=["f"],
+    )
+
+
+def _roundtrip(request: Request, spider: _Spider) -> Request:
+    encoded = json_request.dumps(request.to_dict(spider=spider))
+    return request_from_dict(json_request.loads(encoded), spider=spider)
+
+
+def test_real_request_round_trips_exactly() -> None:
+    spider = _Spider()
+    original = _request(spider)
+    copy = _roundtrip(original, spider)
+    assert copy.to_dict(spider=spider) == original.to_dict(spider=spider)
+    assert copy.body == original.body
+    assert copy.headers.getlist("X-Raw") == [b"\xe9t\xe9"]
+    assert copy.meta["blob"] == b"\x80\x05x" and copy.meta["pair"] == (1, "two")
+    assert copy.meta["nested"] == {"__bytes__": "not a tag", 3: "int key"}
+    assert copy.callback == spider.parse and copy.errback == spider.on_error
+
+
+def test_encoding_is_json_text_without_pickle_opcodes() -> None:
+    spider = _Spider()
+    encoded = json_request.dumps(_request(spider).to_dict(spider=spider))
+    encoded.decode("utf-8")  # plain UTF-8 JSON
+    assert encoded.startswith(b"{")
+    for protocol in range(2, 6):
+        assert b"\x80" + bytes([protocol]) not in encoded
+
+
+def test_values_json_cannot_hold_are_refused_by_name() -> None:
+    with pytest.raises(TypeError, match="object"):
+        json_request.dumps({"meta": {"x": object()}})

@@ -1,0 +1,114 @@
+"""NewsSpider callbacks on real responses: page items, skip reasons, same-site links, errbacks."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import HtmlResponse, Request, Response
+from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.test import get_crawler
+from twisted.python.failure import Failure
+
+import crawler.failures
+from crawler.demo.server import load_site
+from crawler.spiders.news import NewsSpider, read_seeds
+
+BASE = "http://127.0.0.1:8000"
+
+
+@pytest.fixture
+def spider() -> NewsSpider:
+    crawler = get_crawler(NewsSpider, {"NEWSCRAWL_MAX_PAGE_BYTES": 50_000})
+    return NewsSpider.from_crawler(crawler, start_urls=f"{BASE}/")
+
+
+def _stats(spider: NewsSpider) -> dict:
+    return {k: v for k, v in spider.crawler.stats.get_stats().items() if k.startswith("newscrawl/")}
+
+
+def _response(
+    path: str,
+    body: bytes,
+    content_type: bytes = b"text/html; charset=utf-8",
+    cls: type[Response] = HtmlResponse,
+) -> Response:
+    request = Request(BASE + path, headers={"Referer": BASE + "/"}, meta={"depth": 1})
+    return cls(BASE + path, body=body, headers={"Content-Type": content_type}, request=request)
+
+
+def test_index_page_gives_a_page_item_and_same_site_requests(spider: NewsSpider) -> None:
+    body = load_site().replies["/news/"].body + b'<a href="https://elsewhere.example/x">x</a>'
+    out = list(spider.parse(_response("/news/", body)))
+    item, requests = out[0], out[1:]
+    assert item["kind"] == "page" and item["route"] == "list" and item["body"] == body
+    assert item["template_key"] == "127.0.0.1/news/" and item["depth"] == 1
+    assert item["referer"] == BASE + "/" and item["response_headers"]["Content-Type"]
+    assert len(requests) == 15 and all(r.url.startswith(BASE + "/news/") for r in requests)
+    assert _stats(spider) == {"newscrawl/pages_fetched": 1}
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "reason"),
+    [
+        (b"%PDF-1.4 ...", b"application/pdf", "not_html"),
+        (b"", b"text/html", "empty"),
+        (b"<p>" + b"x" * 60_000, b"text/html", "too_large"),
+    ],
+)
+def test_responses_that_are_not_pages_are_counted(
+    spider: NewsSpider, body: bytes, content_type: bytes, reason: str
+) -> None:
+    assert list(spider.parse(_response("/doc", body, content_type, cls=Response))) == []
+    assert _stats(spider)[f"newscrawl/skipped/{reason}"] == 1
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (IgnoreRequest("Forbidden by robots.txt"), "robots"),
+        (IgnoreRequest("max redirections reached"), "redirect_loop"),
+        (TimeoutError(), "timeout"),
+    ],
+)
+def test_errback_counts_reasons(spider: NewsSpider, error: Exception, reason: str) -> None:
+    failure = Failure(error)
+    failure.request = Request(BASE + "/x")
+    spider.on_error(failure)
+    assert _stats(spider) == {f"newscrawl/skipped/{reason}": 1}
+
+
+def test_http_errors_are_counted_by_status(spider: NewsSpider) -> None:
+    spider.on_error(Failure(HttpError(_response("/gone", b"", cls=Response).replace(status=410))))
+    assert _stats(spider) == {"newscrawl/skipped/http_410": 1}
+
+
+def test_a_redirect_back_into_its_own_chain_is_a_loop(spider: NewsSpider) -> None:
+    looping = Request(BASE + "/a", meta={"redirect_urls": [BASE + "/a", BASE + "/b"]})
+    spider.on_request_dropped(looping, spider)
+    spider.on_request_dropped(Request(BASE + "/c", meta={"redirect_urls": [BASE + "/d"]}), spider)
+    assert _stats(spider) == {"newscrawl/skipped/redirect_loop": 1}
+
+
+def test_seeds_text() -> None:
+    assert read_seeds("http://a/ http://b/,http://c/\n# x\nhttp://d/ # note") == [
+        "http://a/",
+        "http://b/",
+        "http://c/",
+        "http://d/",
+    ]
+
+
+def test_failure_docstring_examples_hold() -> None:
+    assert doctest.testmod(crawler.failures).failed == 0
+
+
+def test_no_remote_code_execution_surfaces_are_enabled() -> None:
+    from crawler.runner import project_settings
+
+    settings = project_settings({})
+    assert not settings.getbool("TELNETCONSOLE_ENABLED")
+    assert not settings.getbool("REMOTE_CONTROL_ENABLED")
+    assert settings.getbool("ROBOTSTXT_OBEY") and settings.getbool("AUTOTHROTTLE_ENABLED")
+    assert settings.getint("DOWNLOAD_MAXSIZE") == settings.getint("NEWSCRAWL_MAX_PAGE_BYTES")
