@@ -1,4 +1,4 @@
-"""The ``newscrawl`` command line: demo, crawl, worker, seed, extract."""
+"""The ``newscrawl`` command line: demo, crawl, worker, seed, extract, eval, bench."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import logging
 import sys
 
 from crawler.commands import crawl, demo, extract, seed, worker
+from extractors import benchmark
+from extractors.evaluation import cli as evaluation
 
 logger = logging.getLogger(__name__)
 
@@ -21,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for command in (demo, crawl, worker, seed, extract):
         command.add_parser(subparsers)
+    evaluation.register(subparsers)
+    benchmark.register(subparsers)
     return parser
 
 

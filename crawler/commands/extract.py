@@ -26,6 +26,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--url", help="URL of the page(s), used to resolve links and as the item url"
     )
+    parser.add_argument(
+        "--sibling", metavar="OTHER",
+        help="a page of the same site and template: template blocks are removed by LCS matching "
+        "(paper 003) before the main text is taken; the result says whether it was used",
+    )
     parser.set_defaults(run=run)
 
 
@@ -36,7 +41,7 @@ def _read(name: str) -> bytes:
         return page.read()
 
 
-def extract_one(name: str, url: str | None) -> dict:
+def extract_one(name: str, url: str | None, sibling: bytes | None = None) -> dict:
     """The JSON-ready result for one page file (``-`` = stdin); errors become a result too."""
     try:
         body = _read(name)
@@ -47,16 +52,23 @@ def extract_one(name: str, url: str | None) -> dict:
             "reason": "unreadable",
         }
     try:
-        result = extract(body, url=url)
+        result = extract(body, url=url, sibling=sibling)
     except BadInput as error:
         return {"file": name, "error": str(error), "reason": error.reason}
     return {**result.to_dict(), "file": name}
 
 
 def run(args: argparse.Namespace) -> int:
+    sibling = None
+    if args.sibling:
+        try:
+            sibling = _read(args.sibling)
+        except OSError as error:
+            sys.stderr.write(f"newscrawl extract: cannot read sibling {args.sibling}: {error.strerror}\n")
+            return 2
     failed = 0
     for name in args.files:
-        result = extract_one(name, args.url)
+        result = extract_one(name, args.url, sibling)
         failed += "error" in result
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         sys.stdout.flush()

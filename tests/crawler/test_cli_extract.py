@@ -53,3 +53,18 @@ def test_bad_files_report_a_reason_and_the_rest_is_processed(tmp_path) -> None:
     assert "error" not in lines[1] and lines[1]["title"]
     assert lines[2]["reason"] == "not_html"
     assert lines[3]["reason"] == "unreadable"
+
+
+def test_sibling_runs_lcs_before_attenuation() -> None:
+    target, sibling = FIXTURES / "pages/cx_163-00001.html", FIXTURES / "pages/cx_163-00003.html"
+    result = newscrawl("extract", str(target), "--sibling", str(sibling))
+    assert result.returncode == 0, result.stderr
+    (line,) = _lines(result.stdout)
+    assert line["extraction"]["method"] == "lcs+attenuation"
+    assert line["extraction"]["sibling"] == {"used": True, "reason": None}
+    assert "高速公路超前发展有必要" in line["body"]
+
+
+def test_unreadable_sibling_is_a_usage_error(tmp_path) -> None:
+    result = newscrawl("extract", str(ARTICLES[0]), "--sibling", str(tmp_path / "missing.html"))
+    assert result.returncode == 2 and "cannot read sibling" in result.stderr
