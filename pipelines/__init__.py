@@ -1,0 +1,39 @@
+"""newscrawl's Scrapy item pipelines: archive (WARC), extract, sinks (JSONL, Redis Stream).
+
+Enable them all with ``ITEM_PIPELINES = DEFAULT_PIPELINES``; each one switches itself off
+(``NotConfigured``) when its settings say so: ``NEWSCRAWL_WARC_ENABLED = False``, no
+``NEWSCRAWL_JSONL_DIR``, no ``NEWSCRAWL_REDIS_URL``. No work happens at import.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+__all__ = [
+    "DEFAULT_PIPELINES",
+    "ExtractPipeline",
+    "JsonlSinkPipeline",
+    "RedisStreamPipeline",
+    "WarcArchivePipeline",
+]
+
+#: ``ITEM_PIPELINES`` value: archive first, then extract, then the sinks.
+DEFAULT_PIPELINES: dict[str, int] = {
+    "pipelines.archive.WarcArchivePipeline": 100,
+    "pipelines.extract.ExtractPipeline": 200,
+    "pipelines.jsonl.JsonlSinkPipeline": 300,
+    "pipelines.redis_stream.RedisStreamPipeline": 400,
+}
+
+
+def __getattr__(name: str):
+    """Import a pipeline class on first use, so ``import pipelines`` stays light."""
+    modules = {
+        "WarcArchivePipeline": "archive",
+        "ExtractPipeline": "extract",
+        "JsonlSinkPipeline": "jsonl",
+        "RedisStreamPipeline": "redis_stream",
+    }
+    if name not in modules:
+        raise AttributeError(f"module 'pipelines' has no attribute {name!r}")
+    return getattr(import_module(f"pipelines.{modules[name]}"), name)

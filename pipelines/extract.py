@@ -1,0 +1,124 @@
+"""ExtractPipeline: a page item in, a news item out, extraction run in a worker thread.
+
+Runs :func:`extractors.extract` off the reactor thread and replaces the page item (raw bytes)
+by a JSON-ready news item. Bad input (empty, binary, oversized... pages) drops the item
+with its reason counted under ``newscrawl/skipped/<reason>``; an extractor bug drops the item,
+is logged with the URL and counted under ``newscrawl/errors/extract_exception``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import TYPE_CHECKING, Any, NoReturn
+from urllib.parse import urlsplit
+
+from scrapy.exceptions import DropItem
+from scrapy.utils.asyncio import run_in_thread
+
+import extractors
+from extractors.errors import BadInput
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy.crawler import Crawler
+
+__all__ = ["ExtractPipeline", "news_item", "site_of"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_PAGE_BYTES = 10_000_000
+
+
+class ExtractPipeline:
+    """Turn page items (``kind == "page"``) into news items; other items pass through."""
+
+    def __init__(self, crawler: Crawler, max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES) -> None:
+        self.crawler = crawler
+        self.max_page_bytes = max_page_bytes
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        limit = crawler.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES", DEFAULT_MAX_PAGE_BYTES)
+        return cls(crawler, limit)
+
+    async def process_item(self, item: Any) -> Any:
+        if not (isinstance(item, dict) and item.get("kind") == "page"):
+            return item
+        url, body = item["url"], item["body"]
+        if len(body) > self.max_page_bytes:
+            self._skip(url, "too_large", f"{len(body)} bytes > {self.max_page_bytes}")
+        content_type = header_value(item.get("response_headers") or {}, "Content-Type")
+        try:
+            result = await run_in_thread(
+                extractors.extract,
+                body,
+                url=url,
+                content_type=content_type,
+                max_bytes=self.max_page_bytes,
+            )
+        except BadInput as exc:
+            self._skip(url, exc.reason, str(exc))
+        except Exception as exc:
+            logger.exception("Extractor failed on %s", url)
+            self._count("newscrawl/errors/extract_exception")
+            raise DropItem(f"extract_exception: {url}: {type(exc).__name__}: {exc}") from exc
+        news = news_item(item, result.to_dict())
+        self._count(f"newscrawl/page_type/{news['page_type']}")
+        self._count("newscrawl/items_extracted")
+        return news
+
+    def _skip(self, url: str, reason: str, detail: str) -> NoReturn:
+        self._count(f"newscrawl/skipped/{reason}")
+        raise DropItem(f"{reason}: {url} ({detail})", log_level="INFO")
+
+    def _count(self, key: str) -> None:
+        self.crawler.stats.inc_value(key)
+
+
+def news_item(page: dict[str, Any], extraction: dict[str, Any]) -> dict[str, Any]:
+    """The news item of the contract, from a page item and ``Extraction.to_dict()``."""
+    url = page["url"]
+    canonical = extraction.get("canonical_url") or url
+    return {
+        "id": hashlib.sha1(canonical.encode("utf-8")).hexdigest(),
+        "url": url,
+        "canonical_url": canonical,
+        "site": site_of(url),
+        "fetched_at": page.get("fetched_at"),
+        "page_type": extraction["page_type"],
+        "language": extraction.get("language"),
+        "template_key": page.get("template_key"),
+        "route": page.get("route"),
+        "referer": page.get("referer"),
+        "title": extraction.get("title"),
+        "body": extraction.get("body"),
+        "warc": page.get("warc"),
+        "extraction": {
+            **extraction.get("extraction", {}),
+            "encoding": extraction.get("encoding"),
+            "timings_ms": extraction.get("timings_ms", {}),
+        },
+    }
+
+
+def site_of(url: str) -> str:
+    """The host of ``url``, lower-cased, without a leading ``www.``.
+
+    >>> site_of("https://WWW.BBC.com/news/business-27107354")
+    'bbc.com'
+    """
+    host = (urlsplit(url).hostname or "").lower()
+    return host.removeprefix("www.")
+
+
+def header_value(headers: dict[str, Any], name: str) -> str | None:
+    """The first value of header ``name`` (any case) in ``{name: [values]}`` or ``{name: str}``."""
+    wanted = name.lower()
+    for key, values in headers.items():
+        if key.lower() == wanted:
+            if isinstance(values, str):
+                return values
+            return values[0] if values else None
+    return None

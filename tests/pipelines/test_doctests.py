@@ -1,0 +1,23 @@
+"""The examples in the pipelines' docstrings run and hold."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "pipelines.serialize",
+    "pipelines.redis_client",
+    "pipelines.rolling",
+    "pipelines.warc_records",
+    "pipelines.extract",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

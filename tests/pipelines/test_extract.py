@@ -1,0 +1,124 @@
+"""ExtractPipeline: page items become news items; bad input and extractor failures are dropped."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+
+import pytest
+from scrapy.exceptions import DropItem
+
+import pipelines.extract
+from pipelines.extract import ExtractPipeline
+from tests.pipelines.helpers import all_page_items, build, make_crawler, page_item, run_pipeline
+
+NEWS_KEYS = {
+    "id",
+    "url",
+    "canonical_url",
+    "site",
+    "fetched_at",
+    "page_type",
+    "language",
+    "template_key",
+    "route",
+    "referer",
+    "title",
+    "body",
+    "warc",
+    "extraction",
+}
+
+
+def extract(items, **settings):
+    crawler = make_crawler(settings)
+    return crawler, run_pipeline(build(ExtractPipeline, crawler), items)
+
+
+def test_page_item_becomes_news_item() -> None:
+    item = page_item("cx_bbc-00000.html")
+    item["warc"] = {"file": "newscrawl-x.warc.gz", "offset": 1234}
+    _, (news,) = extract([item])
+    assert set(news) == NEWS_KEYS
+    assert news["id"] == hashlib.sha1(news["canonical_url"].encode()).hexdigest()
+    assert news["canonical_url"] == item["url"]
+    assert news["site"] == "bbc.com"
+    assert news["warc"] == {"file": "newscrawl-x.warc.gz", "offset": 1234}
+    assert (news["fetched_at"], news["template_key"], news["route"], news["referer"]) == (
+        item["fetched_at"],
+        item["template_key"],
+        item["route"],
+        item["referer"],
+    )
+    assert "Trans-Pacific Partnership" in news["body"]
+    assert news["title"]
+
+
+def test_news_item_carries_the_extraction_record_with_timings() -> None:
+    _, (news,) = extract([page_item("cx_bbc-00000.html")])
+    extraction = news["extraction"]
+    assert extraction["method"] == "attenuation"
+    assert extraction["encoding"] == "utf-8"
+    assert extraction["timings_ms"]["total"] > 0
+    json.dumps(news)  # no bytes left: ready for the sinks
+
+
+def test_gbk_page_is_decoded() -> None:
+    _, (news,) = extract([page_item("cx_163-00002.html")])
+    assert "Uber" in news["body"] and "商业模式" in news["body"]
+    assert news["site"] == "money.163.com"
+
+
+def test_page_types_and_extracted_items_are_counted() -> None:
+    crawler, results = extract(all_page_items())
+    stats = crawler.stats
+    assert stats.get_value("newscrawl/items_extracted") == len(results)
+    by_type = {t: stats.get_value(f"newscrawl/page_type/{t}", 0) for t in ("article", "list")}
+    assert by_type == {"article": 2, "list": 1}
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (b"", "empty"),
+        (b" \r\n\t ", "empty"),
+        (gzip.compress(page_item()["body"]), "not_html"),  # a real page, still gzip-compressed
+    ],
+)
+def test_bad_input_is_dropped_with_its_reason_counted(body: bytes, reason: str) -> None:
+    crawler, (result,) = extract([page_item(body=body)])
+    assert isinstance(result, DropItem)
+    assert str(result).startswith(f"{reason}: https://www.bbc.com/")
+    assert crawler.stats.get_value(f"newscrawl/skipped/{reason}") == 1
+    assert crawler.stats.get_value("newscrawl/items_extracted") is None
+
+
+def test_body_over_the_limit_is_dropped_as_too_large() -> None:
+    item = page_item()
+    crawler, (result,) = extract([item], NEWSCRAWL_MAX_PAGE_BYTES=len(item["body"]) - 1)
+    assert isinstance(result, DropItem)
+    assert str(result).startswith("too_large: ")
+    assert crawler.stats.get_value("newscrawl/skipped/too_large") == 1
+
+
+def test_extractor_exception_is_logged_counted_and_dropped(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken_extract(*args, **kwargs):  # fault injection: a bug inside the extractors
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(pipelines.extract.extractors, "extract", broken_extract)
+    with caplog.at_level(logging.ERROR, logger="pipelines.extract"):
+        crawler, results = extract([page_item(), page_item("cx_163-00002.html")])
+    assert all(isinstance(r, DropItem) for r in results)
+    assert crawler.stats.get_value("newscrawl/errors/extract_exception") == 2
+    assert "https://www.bbc.com/news/business-27107354" in caplog.text
+    assert "ZeroDivisionError" in caplog.text
+
+
+def test_other_items_pass_untouched() -> None:
+    item = {"kind": "list", "url": "https://example.org/", "records": []}
+    _, (result,) = extract([item])
+    assert result is item
