@@ -35,6 +35,8 @@ REDIRECT_MAX_TIMES = 10
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
+# Name dropped and scraped items by URL: page items carry the raw body until extraction.
+LOG_FORMATTER = "crawler.logformatter.NewsLogFormatter"
 # Breadth-first: list pages near the seeds before the articles behind them.
 DEPTH_PRIORITY = 1
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
