@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import redis
 
@@ -12,6 +13,7 @@ from pipelines.redis_client import RedisUnavailable, redis_from_url
 __all__ = [
     "RedisStartupError",
     "add_common_crawl_options",
+    "collect_seeds",
     "connect_redis",
     "positive_int",
     "setting_overrides",
@@ -93,3 +95,23 @@ def connect_redis(url: str) -> redis.Redis:
     except RedisUnavailable as error:
         print(f"newscrawl: error: {error}", file=sys.stderr)
         raise RedisStartupError(2) from error
+
+
+def collect_seeds(command: str, urls: list[str], seeds_file: str | None) -> list[str] | None:
+    """The seed URLs from the arguments and ``--seeds FILE``; ``None`` after printing an error
+    naming the problem (no URLs at all, or a file that cannot be read)."""
+    from crawler.spiders.news import read_seeds
+
+    seeds = list(urls)
+    if seeds_file:
+        try:
+            seeds += read_seeds(Path(seeds_file).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"newscrawl {command}: error: cannot read --seeds {seeds_file}: {error}",
+                  file=sys.stderr)
+            return None
+    if not seeds:
+        print(f"newscrawl {command}: error: no seed URLs (give URLs or --seeds FILE)",
+              file=sys.stderr)
+        return None
+    return seeds

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from crawler.commands import add_common_crawl_options, connect_redis, setting_overrides
+from crawler.commands import (
+    add_common_crawl_options,
+    collect_seeds,
+    connect_redis,
+    setting_overrides,
+)
 from crawler.extensions.summary import summary_text
 from crawler.runner import output_settings, project_settings, run_crawl
 from crawler.scheduling import distributed_settings
-from crawler.spiders.news import read_seeds
 
 __all__ = ["add_parser", "crawl_overrides", "run", "run_and_report"]
 
@@ -88,11 +91,8 @@ def run_and_report(overrides: dict, args: argparse.Namespace, seeds: list[str]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    seeds = list(args.urls)
-    if args.seeds:
-        seeds += read_seeds(Path(args.seeds).read_text(encoding="utf-8"))
-    if not seeds:
-        print("newscrawl crawl: error: no seed URLs (give URLs or --seeds FILE)", file=sys.stderr)
+    seeds = collect_seeds("crawl", args.urls, args.seeds)
+    if seeds is None:
         return 2
     overrides = crawl_overrides(args)
     if args.redis:

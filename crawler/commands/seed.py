@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import redis
 
-from crawler.commands import connect_redis
-from crawler.spiders.news import read_seeds
+from crawler.commands import collect_seeds, connect_redis
 
 __all__ = ["add_parser", "push_seeds", "run"]
 
@@ -40,11 +37,8 @@ def push_seeds(client: redis.Redis, key: str, urls: list[str]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    urls = list(args.urls)
-    if args.seeds:
-        urls += read_seeds(Path(args.seeds).read_text(encoding="utf-8"))
-    if not urls:
-        print("newscrawl seed: error: no seed URLs (give URLs or --seeds FILE)", file=sys.stderr)
+    urls = collect_seeds("seed", args.urls, args.seeds)
+    if urls is None:
         return 2
     client = connect_redis(args.redis)
     length = push_seeds(client, args.key, urls)

@@ -92,3 +92,11 @@ def test_oversize_pages_and_refused_connections_are_counted(
     assert summary["skipped"]["too_large"] == len(too_large)
     assert summary["skipped"]["connection_refused"] == 1
     assert {path_of(i["url"]) for i in jsonl_items(out)} == pages - too_large
+
+
+@pytest.mark.parametrize("command", [["crawl"], ["seed", "--redis", "redis://127.0.0.1:1/0"]])
+def test_unreadable_seeds_file_is_a_usage_error(command: list[str], tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-seeds.txt"
+    result = newscrawl(*command, "--seeds", str(missing))
+    assert result.returncode == 2
+    assert f"cannot read --seeds {missing}" in result.stderr and "Traceback" not in result.stderr

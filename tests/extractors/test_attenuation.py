@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from extractors import extract, parse_page
 from extractors.attenuation import clean_tree, extract_main_text, find_subject_region
 from extractors.evaluation.metrics import page_precision, page_recall, shingle_match
