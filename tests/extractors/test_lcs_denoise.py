@@ -116,3 +116,17 @@ def test_real_pair_keeps_the_article_and_drops_the_template(target, sibling):
     navigation = {a.text_content().strip() for a in page.root.xpath(NAVIGATION_LINKS)}
     navigation = {t for t in navigation if len(t) >= 4 and t not in gold["body"]}
     assert navigation and not navigation & lines
+
+
+def test_fingerprints_are_equal_exactly_when_tags_and_text_are():
+    """The rolling-hash fingerprint partitions real nodes as (subtree tags, inner text) does."""
+    from extractors.feature_tree import _fingerprints
+
+    nodes = parse_page(page_bytes(fixture("cx_163-00001.html"))).nodes
+    prints = _fingerprints(nodes, np.ones(len(nodes), dtype=bool))
+    by_content: dict = {}
+    for row in range(len(nodes)):
+        key = (tuple(nodes.tag[row + 1:nodes.end[row] + 1]), nodes.inner_text(row))
+        by_content.setdefault(key, set()).add(int(prints[row]))
+    assert all(len(v) == 1 for v in by_content.values())
+    assert len(set(prints.tolist())) == len(by_content)
