@@ -2,7 +2,7 @@
 
 Shape (see docs/CONTRACT.md): ``{"kind": "page", "url", "status", "request_headers": {str: str},
 "response_headers": {str: [str]}, "body": bytes, "fetched_at", "template_key", "route", "referer",
-"depth"}``. Header bytes are decoded as latin-1, so they round-trip exactly.
+"depth", "sibling_link", "sibling_for"}``. Header bytes are decoded as latin-1, so they round-trip exactly.
 """
 
 from __future__ import annotations
@@ -40,8 +40,18 @@ def skip_reason(response: Response, max_bytes: int) -> str | None:
     return None
 
 
-def page_item(response: Response, route: str) -> dict:
-    """The page item of one fetched HTML response."""
+def page_item(
+    response: Response,
+    route: str,
+    sibling_link: str | None = None,
+    sibling_for: str | None = None,
+) -> dict:
+    """The page item of one fetched HTML response.
+
+    ``sibling_link``: the page's own link of the same template (articles, see
+    :mod:`crawler.sibling_links`); ``sibling_for``: the article this page was requested as a
+    sibling for.
+    """
     request = response.request
     referer = request.headers.get(b"Referer") if request is not None else None
     request_headers = (
@@ -66,4 +76,6 @@ def page_item(response: Response, route: str) -> dict:
         "route": route,
         "referer": _text(referer) if referer else None,
         "depth": int(response.meta.get("depth", 0)),
+        "sibling_link": sibling_link,
+        "sibling_for": sibling_for,
     }

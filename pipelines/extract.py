@@ -4,6 +4,10 @@ Runs :func:`extractors.extract` off the reactor thread and replaces the page ite
 by a JSON-ready news item. Bad input (empty, binary, oversized... pages) drops the item
 with its reason counted under ``newscrawl/skipped/<reason>``; an extractor bug drops the item,
 is logged with the URL and counted under ``newscrawl/errors/extract_exception``.
+
+Article pages are extracted against a same-template sibling page (LCS denoising, paper 003) found
+by :class:`pipelines.pairing.SiblingPairing`, which may hold a page until its sibling arrives; the
+news item says which sibling was used or why there was none (``extraction.sibling``).
 """
 
 from __future__ import annotations
@@ -18,13 +22,15 @@ from scrapy.utils.asyncio import run_in_thread
 
 import extractors
 from extractors.errors import BadInput
+from pipelines.pairing import DISABLED, SiblingPairing, pairing_from_crawler, reason_slug
+from pipelines.siblings import StoredPage
 
 if TYPE_CHECKING:
     from typing import Self
 
     from scrapy.crawler import Crawler
 
-__all__ = ["ExtractPipeline", "news_item", "site_of"]
+__all__ = ["ExtractPipeline", "extract_page", "news_item", "sibling_note", "site_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -34,14 +40,24 @@ DEFAULT_MAX_PAGE_BYTES = 10_000_000
 class ExtractPipeline:
     """Turn page items (``kind == "page"``) into news items; other items pass through."""
 
-    def __init__(self, crawler: Crawler, max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES) -> None:
+    def __init__(
+        self,
+        crawler: Crawler,
+        max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
+        pairing: SiblingPairing | None = None,
+    ) -> None:
         self.crawler = crawler
         self.max_page_bytes = max_page_bytes
+        self.pairing = pairing
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         limit = crawler.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES", DEFAULT_MAX_PAGE_BYTES)
-        return cls(crawler, limit)
+        return cls(crawler, limit, pairing_from_crawler(crawler))
+
+    def close_spider(self) -> None:
+        if self.pairing is not None:
+            self.pairing.close()
 
     async def process_item(self, item: Any) -> Any:
         if not (isinstance(item, dict) and item.get("kind") == "page"):
@@ -50,13 +66,12 @@ class ExtractPipeline:
         if len(body) > self.max_page_bytes:
             self._skip(url, "too_large", f"{len(body)} bytes > {self.max_page_bytes}")
         content_type = header_value(item.get("response_headers") or {}, "Content-Type")
+        sibling, no_sibling = (
+            await self.pairing.find(item) if self.pairing is not None else (None, DISABLED)
+        )
         try:
             result = await run_in_thread(
-                extractors.extract,
-                body,
-                url=url,
-                content_type=content_type,
-                max_bytes=self.max_page_bytes,
+                extract_page, body, url, content_type, self.max_page_bytes, sibling
             )
         except BadInput as exc:
             self._skip(url, exc.reason, str(exc))
@@ -65,6 +80,11 @@ class ExtractPipeline:
             self._count("newscrawl/errors/extract_exception")
             raise DropItem(f"extract_exception: {url}: {type(exc).__name__}: {exc}") from exc
         news = news_item(item, result.to_dict())
+        news["extraction"]["sibling"] = note = sibling_note(sibling, no_sibling, result.sibling)
+        if note["used"]:
+            self._count("newscrawl/siblings/used")
+        else:
+            self._count(f"newscrawl/siblings/none/{reason_slug(note['reason'] or 'unknown')}")
         self._count(f"newscrawl/page_type/{news['page_type']}")
         self._count("newscrawl/items_extracted")
         return news
@@ -75,6 +95,50 @@ class ExtractPipeline:
 
     def _count(self, key: str) -> None:
         self.crawler.stats.inc_value(key)
+
+
+def extract_page(
+    body: bytes,
+    url: str,
+    content_type: str | None,
+    max_bytes: int,
+    sibling: StoredPage | None,
+) -> extractors.Extraction:
+    """:func:`extractors.extract`, against ``sibling`` (parsed with its own Content-Type) if any.
+
+    Runs in a worker thread. A sibling that cannot be parsed is passed as bytes, so the extractor
+    reports why it was not used.
+    """
+    other: bytes | extractors.Page | None = None
+    if sibling is not None:
+        try:
+            other = extractors.parse_page(
+                sibling.body,
+                url=sibling.url,
+                content_type=sibling.content_type,
+                max_bytes=max_bytes,
+            )
+        except BadInput:
+            other = sibling.body
+    return extractors.extract(
+        body, url=url, content_type=content_type, max_bytes=max_bytes, sibling=other
+    )
+
+
+def sibling_note(
+    sibling: StoredPage | None, no_sibling: str | None, used: dict | None
+) -> dict[str, Any]:
+    """``extraction.sibling`` of a news item: the sibling URL, whether LCS used it, and why not.
+
+    >>> sibling_note(None, "no same-template link on the page", None)
+    {'url': None, 'used': False, 'reason': 'no same-template link on the page'}
+    >>> sibling_note(StoredPage("https://a.org/n/x-y", b"", None), None, {"used": True, "reason": None})
+    {'url': 'https://a.org/n/x-y', 'used': True, 'reason': None}
+    """
+    if sibling is None:
+        return {"url": None, "used": False, "reason": no_sibling}
+    used = used or {"used": False, "reason": "sibling not passed to the extractor"}
+    return {"url": sibling.url, "used": bool(used["used"]), "reason": used.get("reason")}
 
 
 def news_item(page: dict[str, Any], extraction: dict[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """CrawlSummary: the end-of-crawl summary, written as ``summary.json`` in the output folder.
 
 The summary counts pages fetched, items written, items per page type, pages skipped by reason, the
-errors logged and the time taken; :func:`summary_text` renders it for the CLI.
+sibling pairing of extracted pages (``newscrawl/siblings/*``), the errors logged and the time taken; :func:`summary_text` renders it for the CLI.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "items_written": stats.get("newscrawl/items_written", 0),
         "page_types": _prefixed(stats, "newscrawl/page_type/"),
         "skipped": _prefixed(stats, "newscrawl/skipped/"),
+        "siblings": _prefixed(stats, "newscrawl/siblings/"),
         "requests": stats.get("downloader/request_count", 0),
         "errors_logged": stats.get("log_count/ERROR", 0),
         "elapsed_seconds": round(elapsed_s, 3),
@@ -41,6 +42,31 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "pid": os.getpid(),
     }
+
+
+def siblings_text(siblings: dict[str, int]) -> str:
+    """The sibling-pairing line: pages extracted with a sibling, without one (why), and the rest.
+
+    >>> siblings_text({"used": 29, "none/not_article": 3, "none/no_same_template_link": 1,
+    ...                "requested": 2, "held": 1, "held_paired": 1})
+    'used 29, none 4 (not_article 3, no_same_template_link 1), requested 2, held 1, held_paired 1'
+    """
+    none = {k.removeprefix("none/"): v for k, v in siblings.items() if k.startswith("none/")}
+    parts = [f"used {siblings.get('used', 0)}", f"none {sum(none.values())}"]
+    if none:
+        parts[-1] += " (" + ", ".join(f"{k} {v}" for k, v in none.items()) + ")"
+    others = (
+        "requested",
+        "request_duplicate",
+        "held",
+        "held_paired",
+        "held_timeout",
+        "held_evicted",
+        "held_closed",
+        "store_errors",
+    )
+    parts += [f"{k} {siblings[k]}" for k in others if siblings.get(k)]
+    return ", ".join(parts)
 
 
 def summary_text(summary: dict) -> str:
@@ -55,6 +81,7 @@ def summary_text(summary: dict) -> str:
             f"items written:   {summary['items_written']}",
             f"page types:      {counts(summary['page_types'])}",
             f"skipped/errors:  {counts(summary['skipped'])}",
+            f"siblings:        {siblings_text(summary.get('siblings', {}))}",
             f"errors logged:   {summary['errors_logged']}",
             f"time taken:      {summary['elapsed_seconds']:.1f} s ({summary['finish_reason']})",
         ]

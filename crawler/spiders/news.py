@@ -4,6 +4,13 @@ Seeds come from the ``start_urls`` argument (a list, or a string of URLs separat
 whitespace: ``scrapy crawl news -a start_urls=https://a.example/,https://b.example/``), from a file
 (``-a seeds_file=FILE``, one URL per line, ``#`` comments) and, in distributed mode, from a Redis list
 (:mod:`crawler.scheduling.idle`). Limits are Scrapy settings: ``DEPTH_LIMIT``, ``CLOSESPIDER_PAGECOUNT``.
+
+Sibling pairing (``NEWSCRAWL_SIBLINGS_ENABLED``): every article page item carries its nearest
+same-template link (``sibling_link``, :mod:`crawler.sibling_links`); for the first article of each
+template key this spider sees, that link is requested first, with priority ``SIBLING_PRIORITY`` and
+``meta["newscrawl_sibling_for"]`` = the article's URL (the page item of its response carries it as
+``sibling_for``, so the pipeline stores it whatever its route). Links past ``DEPTH_LIMIT`` are not
+requested (Scrapy's depth middleware would drop them). The pipeline side is :mod:`pipelines.pairing`.
 """
 
 from __future__ import annotations
@@ -24,10 +31,19 @@ from twisted.python.failure import Failure
 from crawler.failures import failure_reason
 from crawler.page_item import page_item, skip_reason
 from crawler.routing import route
+from crawler.sibling_links import choose_sibling_link
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["NewsSpider", "read_seeds", "site_of"]
+__all__ = ["SIBLING_FOR", "SIBLING_PRIORITY", "NewsSpider", "read_seeds", "site_of"]
+
+#: Request meta key of a sibling request: the URL of the article it was requested for.
+SIBLING_FOR = "newscrawl_sibling_for"
+#: Priority of sibling requests: ahead of the crawl's own (0 minus depth with DEPTH_PRIORITY 1), so a
+#: held article waits for one download, not for the rest of the queue.
+SIBLING_PRIORITY = 100
+#: The set of templates whose sibling was requested is forgotten past this size (memory bound).
+MAX_TEMPLATES_REMEMBERED = 100_000
 
 
 def site_of(url: str) -> str:
@@ -61,10 +77,15 @@ class NewsSpider(scrapy.Spider):
             seeds += read_seeds(Path(seeds_file).read_text(encoding="utf-8"))
         self.seeds: list[str] = seeds
         self.link_extractor = LinkExtractor()
+        self.pair_siblings = True
+        self.depth_limit = 0
+        self.sibling_templates: set[str] = set()  # templates whose sibling was requested
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.pair_siblings = crawler.settings.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True)
+        spider.depth_limit = crawler.settings.getint("DEPTH_LIMIT")
         crawler.signals.connect(spider.on_request_dropped, signal=signals.request_dropped)
         return spider
 
@@ -88,9 +109,30 @@ class NewsSpider(scrapy.Spider):
             self.count(f"skipped/{reason}")
             return
         links = self.same_site_links(response)
-        yield page_item(response, route(response.url, link_count=len(links)))
+        page_route = route(response.url, link_count=len(links))
+        sibling = None
+        if self.pair_siblings and page_route == "article":
+            sibling = choose_sibling_link(response.url, links)
+        item = page_item(response, page_route, sibling, response.meta.get(SIBLING_FOR))
+        sibling_request = self.sibling_request(response, item["template_key"], sibling)
+        if sibling_request is not None:
+            yield sibling_request
+        yield item
         for url in links:
-            yield self.request(url)
+            if sibling_request is None or url != sibling_request.url:
+                yield self.request(url)
+
+    def sibling_request(self, response: Response, key: str, link: str | None) -> Request | None:
+        """The high-priority request of ``link`` for the first article of template ``key``."""
+        if link is None or key in self.sibling_templates:
+            return None
+        if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
+            return None
+        if len(self.sibling_templates) >= MAX_TEMPLATES_REMEMBERED:
+            self.sibling_templates.clear()
+        self.sibling_templates.add(key)
+        self.count("siblings/requested")
+        return self.request(link, priority=SIBLING_PRIORITY, meta={SIBLING_FOR: response.url})
 
     def same_site_links(self, response: Response) -> list[str]:
         """Absolute URLs of the page's links to its own site (deduplicated, in page order)."""
@@ -115,3 +157,5 @@ class NewsSpider(scrapy.Spider):
         if request.url in request.meta.get("redirect_urls", ()):
             logger.info("skipped %s: redirect_loop", request.url)
             self.count("skipped/redirect_loop")
+        elif SIBLING_FOR in request.meta:  # already requested or fetched: it comes (came) anyway
+            self.count("siblings/request_duplicate")

@@ -75,6 +75,27 @@ def warc_responses(out: Path) -> list[tuple[str, bytes]]:
     return found
 
 
+def assert_articles_paired(items: list[dict], article_paths: set[str], first_pages: int = 1) -> int:
+    """Articles of a template with more than one article were extracted against a sibling of that
+    template, except at most ``first_pages`` per template (a first page with no same-template link);
+    every other item says why it has none. Returns the number of items that used a sibling."""
+    articles = [i for i in items if path_of(i["url"]) in article_paths]
+    templates = Counter(i["template_key"] for i in articles)
+    pairable = [i for i in articles if templates[i["template_key"]] > 1]
+    used = [i for i in items if i["extraction"]["sibling"]["used"]]
+    assert len(used) >= len(pairable) - first_pages * len(templates) > 0
+    template_of = {i["url"]: i["template_key"] for i in items}
+    for item in used:
+        sibling = item["extraction"]["sibling"]
+        assert sibling["url"] != item["url"] and sibling["reason"] is None
+        assert template_of[sibling["url"]] == item["template_key"]
+        assert item["extraction"]["method"] == "lcs+attenuation"
+    for item in items:
+        if not item["extraction"]["sibling"]["used"]:
+            assert item["extraction"]["sibling"]["reason"], item["url"]
+    return len(used)
+
+
 def closed_port() -> int:
     """A loopback port nothing listens on (bound, then released)."""
     with socket.socket() as sock:

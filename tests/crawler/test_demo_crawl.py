@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from crawler.demo.server import load_site
-from tests.crawler.demo_helpers import Expected, jsonl_items, newscrawl, path_of, warc_responses
+from tests.crawler.demo_helpers import (
+    Expected,
+    assert_articles_paired,
+    jsonl_items,
+    newscrawl,
+    path_of,
+    warc_responses,
+)
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +30,7 @@ def demo_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = newscrawl("demo", "--out", str(out), "--progress-interval", "0")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "pages fetched:" in result.stdout and "time taken:" in result.stdout
+    assert "siblings:        used " in result.stdout
     return out
 
 
@@ -67,3 +75,14 @@ def test_warc_holds_every_fetched_page_byte_for_byte(demo_out: Path, expected: E
         assert body == expected.bodies[path], path
     for item in jsonl_items(demo_out):
         assert (demo_out / "warc" / item["warc"]["file"]).exists()
+
+
+def test_articles_are_paired_with_same_template_siblings(
+    demo_out: Path, expected: Expected
+) -> None:
+    items = jsonl_items(demo_out)
+    used = assert_articles_paired(items, expected.article_paths)
+    summary = json.loads((demo_out / "summary.json").read_text())
+    assert summary["siblings"]["used"] == used
+    none = sum(v for k, v in summary["siblings"].items() if k.startswith("none/"))
+    assert none == len(items) - used

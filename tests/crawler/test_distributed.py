@@ -13,6 +13,7 @@ from crawler.demo.server import DemoServer, load_site
 from crawler.scheduling import DUPEFILTER_KEY, QUEUE_KEY
 from tests.crawler.demo_helpers import (
     Expected,
+    assert_articles_paired,
     jsonl_items,
     newscrawl,
     path_of,
@@ -118,8 +119,10 @@ def test_two_workers_share_one_crawl(
     warc_paths = [path for out in outs for path, _ in warc_responses(out)]
     assert len(warc_paths) == len(set(warc_paths)), "a page was fetched twice"
     assert expected.item_paths <= set(warc_paths) <= expected.fetched_paths
-    item_paths = [path_of(item["url"]) for out in outs for item in jsonl_items(out)]
-    assert sorted(item_paths) == sorted(expected.item_paths)
+    items = [item for out in outs for item in jsonl_items(out)]
+    assert sorted(path_of(item["url"]) for item in items) == sorted(expected.item_paths)
+    # siblings come from the shared Redis store, whichever worker fetched them
+    assert_articles_paired(items, expected.article_paths, first_pages=len(outs))
 
     summaries = [json.loads((out / "summary.json").read_text()) for out in outs]
     assert sum(s["pages_fetched"] for s in summaries) == expected.pages_fetched

@@ -13,6 +13,9 @@ MODULES = [
     "pipelines.rolling",
     "pipelines.warc_records",
     "pipelines.extract",
+    "pipelines.siblings",
+    "pipelines.sibling_hold",
+    "pipelines.pairing",
 ]
 
 

@@ -1,0 +1,206 @@
+"""SiblingStore: the last K pages of each template key, the pages LCS denoising pairs an article with.
+
+A *sibling* of a page is another page of the same site and URL template (same
+:func:`crawler.templates.template_key`). The store keeps the most recent ``per_template`` pages of
+every template key, bodies zlib-compressed:
+
+- :class:`MemorySiblingStore` (embedded mode): in-process, an LRU over template keys bounded by the
+  total compressed bytes (``max_bytes``); adding to a template makes it the most recent one, and the
+  least recently used templates are evicted until the total fits.
+- :class:`RedisSiblingStore` (distributed mode): one Redis list per template key
+  (``<prefix><template key>``), newest first; every value is JSON ``{"url", "content_type",
+  "body": base64(zlib(body))}`` (never pickle); ``LPUSH`` + ``LTRIM 0 K-1`` + ``EXPIRE ttl`` in one
+  transaction, so every worker sees every worker's pages and a key dies ``ttl`` seconds after its
+  last write. Bodies whose compressed size is over ``max_body_bytes`` are not stored (both stores).
+
+``get(template_key, exclude_url)`` returns the newest stored page of the template whose URL is not
+``exclude_url`` (a page is never its own sibling), or None.
+
+>>> store = MemorySiblingStore(per_template=2, max_bytes=1_000_000)
+>>> store.add("a.org/news/<slug>", "https://a.org/news/one-two", b"<html>1</html>", "text/html")
+True
+>>> store.get("a.org/news/<slug>", exclude_url="https://a.org/news/one-two") is None
+True
+>>> store.add("a.org/news/<slug>", "https://a.org/news/three-four", b"<html>2</html>", None)
+True
+>>> store.get("a.org/news/<slug>", exclude_url="https://a.org/news/three-four").body
+b'<html>1</html>'
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import threading
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import redis
+
+__all__ = [
+    "DEFAULT_MAX_BODY_BYTES",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_PER_TEMPLATE",
+    "DEFAULT_TTL",
+    "MemorySiblingStore",
+    "RedisSiblingStore",
+    "SiblingStore",
+    "StoredPage",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_PER_TEMPLATE = 3
+#: Memory store: total compressed bytes over all templates (news pages compress to ~20-40 KB).
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+#: A page whose compressed body is larger than this is not stored (both stores).
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+DEFAULT_TTL = 24 * 3600
+REDIS_KEY_PREFIX = "newscrawl:siblings:"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPage:
+    """A page kept as a possible sibling: its URL, raw body bytes and Content-Type header."""
+
+    url: str
+    body: bytes
+    content_type: str | None
+
+
+class SiblingStore(Protocol):
+    """Where sibling pages are kept (see the module docstring)."""
+
+    def get(self, template_key: str, exclude_url: str) -> StoredPage | None:
+        """The newest stored page of ``template_key`` whose URL is not ``exclude_url``."""
+        ...
+
+    def add(self, template_key: str, url: str, body: bytes, content_type: str | None) -> bool:
+        """Store a page; False when it was not stored (too large)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    url: str
+    data: bytes  # zlib-compressed body
+    content_type: str | None
+
+
+class MemorySiblingStore:
+    """In-process store: K pages per template, LRU over templates bounded by compressed bytes.
+
+    Thread-safe (one lock; compression runs outside it), so callers may use it from worker threads.
+    """
+
+    def __init__(
+        self,
+        per_template: int = DEFAULT_PER_TEMPLATE,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    ) -> None:
+        if per_template < 1:
+            raise ValueError(f"per_template must be at least 1, got {per_template}")
+        self.per_template = per_template
+        self.max_bytes = max_bytes
+        self.max_body_bytes = max_body_bytes
+        self._templates: OrderedDict[str, list[_Entry]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.total_bytes = 0
+
+    def __len__(self) -> int:
+        """The number of template keys held."""
+        return len(self._templates)
+
+    def get(self, template_key: str, exclude_url: str) -> StoredPage | None:
+        with self._lock:
+            entries = self._templates.get(template_key)
+            if entries:
+                self._templates.move_to_end(template_key)
+            found = next((e for e in entries or () if e.url != exclude_url), None)
+        if found is None:
+            return None
+        return StoredPage(found.url, zlib.decompress(found.data), found.content_type)
+
+    def add(self, template_key: str, url: str, body: bytes, content_type: str | None) -> bool:
+        data = zlib.compress(body)
+        if len(data) > min(self.max_body_bytes, self.max_bytes):
+            return False
+        with self._lock:
+            old = self._templates.pop(template_key, [])
+            kept = [_Entry(url, data, content_type)] + [e for e in old if e.url != url]
+            self._templates[template_key] = kept[: self.per_template]
+            self.total_bytes += sum(len(e.data) for e in self._templates[template_key])
+            self.total_bytes -= sum(len(e.data) for e in old)
+            self._evict()
+        return True
+
+    def _evict(self) -> None:
+        """Drop least recently used templates until the total fits (never the newest one)."""
+        while self.total_bytes > self.max_bytes and len(self._templates) > 1:
+            _, entries = self._templates.popitem(last=False)
+            self.total_bytes -= sum(len(e.data) for e in entries)
+
+
+class RedisSiblingStore:
+    """Shared store: one Redis list of JSON values per template key, trimmed to K, with a TTL.
+
+    Redis errors (``redis.RedisError``) propagate: the caller counts them and goes on without a
+    sibling. Both methods block on the network: call them off the reactor thread.
+    """
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        per_template: int = DEFAULT_PER_TEMPLATE,
+        ttl: int = DEFAULT_TTL,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        key_prefix: str = REDIS_KEY_PREFIX,
+    ) -> None:
+        if per_template < 1:
+            raise ValueError(f"per_template must be at least 1, got {per_template}")
+        self.client = client
+        self.per_template = per_template
+        self.ttl = ttl
+        self.max_body_bytes = max_body_bytes
+        self.key_prefix = key_prefix
+
+    def key(self, template_key: str) -> str:
+        return self.key_prefix + template_key
+
+    def get(self, template_key: str, exclude_url: str) -> StoredPage | None:
+        for raw in self.client.lrange(self.key(template_key), 0, self.per_template - 1):
+            page = _decode(raw)
+            if page is not None and page.url != exclude_url:
+                return page
+        return None
+
+    def add(self, template_key: str, url: str, body: bytes, content_type: str | None) -> bool:
+        data = zlib.compress(body)
+        if len(data) > self.max_body_bytes:
+            return False
+        value = json.dumps(
+            {"url": url, "content_type": content_type, "body": base64.b64encode(data).decode()}
+        )
+        key = self.key(template_key)
+        pipe = self.client.pipeline(transaction=True)
+        pipe.lpush(key, value)
+        pipe.ltrim(key, 0, self.per_template - 1)
+        pipe.expire(key, self.ttl)
+        pipe.execute()
+        return True
+
+
+def _decode(raw: bytes | str) -> StoredPage | None:
+    """A stored JSON value back to a page; None (logged) for a value this store did not write."""
+    try:
+        value = json.loads(raw)
+        body = zlib.decompress(base64.b64decode(value["body"], validate=True))
+        return StoredPage(str(value["url"]), body, value.get("content_type"))
+    except (ValueError, KeyError, TypeError, zlib.error) as exc:
+        logger.warning("ignored an unreadable sibling store value: %s", exc)
+        return None

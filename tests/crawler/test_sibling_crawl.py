@@ -1,0 +1,126 @@
+"""Real crawls where the sibling never comes: the held article is written, with the reason, on time.
+
+A small HTTP server serves two articles: ``/a/first-story`` links to ``/a/second-story``, which
+answers only after ``SLOW_S`` seconds; ``/b/alpha-one`` links to ``/b/beta-two``, which is a 404.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.crawler.demo_helpers import jsonl_items, newscrawl, path_of
+
+SLOW_S = 8.0
+TEXT = "".join(
+    f"<p>Paragraph {n} of a story long enough to be the body of the page.</p>" for n in range(8)
+)
+
+
+def article(title: str, link: str) -> bytes:
+    return (
+        f"<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a></nav>"
+        f"<div><h1>{title}</h1>{TEXT}</div><aside><a href='{link}'>More</a></aside></body></html>"
+    ).encode()
+
+
+PAGES = {
+    "/a/first-story": article("First story", "/a/second-story"),
+    "/b/alpha-one": article("Alpha one", "/b/beta-two"),
+}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        if self.path == "/a/second-story":
+            time.sleep(SLOW_S)
+        body = PAGES.get(self.path)
+        self.send_response(200 if body else 404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body or b"")))
+        self.end_headers()
+        self.wfile.write(body or b"")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def crawl(url: str, out: Path, *settings: str) -> tuple[dict, dict, float]:
+    started = time.monotonic()
+    result = newscrawl(
+        "crawl",
+        url,
+        "--out",
+        str(out),
+        "--no-autothrottle",
+        "--progress-interval",
+        "0",
+        *[a for s in settings for a in ("-s", s)],
+    )
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0, result.stdout + result.stderr
+    (item,) = [i for i in jsonl_items(out) if path_of(i["url"]) == path_of(url)]
+    return item, json.loads((out / "summary.json").read_text()), elapsed
+
+
+#: The project's asyncio reactor (timer: asyncio task) and a plain Twisted one (LoopingCall).
+REACTORS = [
+    "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
+    "twisted.internet.selectreactor.SelectReactor",
+]
+
+
+@pytest.mark.parametrize("reactor", REACTORS, ids=["asyncio", "select"])
+def test_sibling_that_404s_ends_the_hold_after_the_wait(
+    site: str, tmp_path: Path, reactor: str
+) -> None:
+    item, summary, _ = crawl(
+        f"{site}/b/alpha-one",
+        tmp_path / "out",
+        "NEWSCRAWL_SIBLING_WAIT=1",
+        f"TWISTED_REACTOR={reactor}",
+    )
+    assert item["extraction"]["sibling"] == {
+        "url": None,
+        "used": False,
+        "reason": "no sibling arrived within 1 s",
+    }
+    assert item["body"] and item["warc"]["file"]
+    assert summary["siblings"]["requested"] == 1 and summary["siblings"]["held_timeout"] == 1
+    assert summary["skipped"] == {"http_404": 2}  # the sibling and the home link "/"
+
+
+def test_page_held_when_the_crawl_closes_is_written_at_once(site: str, tmp_path: Path) -> None:
+    item, summary, elapsed = crawl(
+        f"{site}/a/first-story",
+        tmp_path / "out",
+        "NEWSCRAWL_SIBLING_WAIT=60",
+        "CLOSESPIDER_TIMEOUT=2",
+        "DOWNLOAD_TIMEOUT=4",
+    )
+    assert item["extraction"]["sibling"] == {
+        "url": None,
+        "used": False,
+        "reason": "crawl closed before a sibling arrived",
+    }
+    assert item["body"] and item["warc"]["file"]
+    assert summary["finish_reason"] == "closespider_timeout"
+    assert summary["siblings"]["held_closed"] == 1
+    assert elapsed < SLOW_S + 5  # not the 60 s wait

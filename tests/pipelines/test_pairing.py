@@ -1,0 +1,158 @@
+"""ExtractPipeline + SiblingPairing on real pages: stored siblings, held pages, reasons, Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from typing import Any
+
+import redis
+
+from pipelines.extract import ExtractPipeline
+from pipelines.pairing import CLOSED, NO_LINK, NOT_ARTICLE, STORE_DOWN
+from tests.pipelines.helpers import build, make_crawler, page_item, run, run_pipeline
+
+T = "bbc.com/news/<slug>"
+
+
+def bbc(n: int, *, link: bool = False, template: str = T) -> dict[str, Any]:
+    """A BBC article page item (two real BBC pages alternate), optionally with a sibling link."""
+    name = "cx_bbc-00000.html" if n % 2 == 0 else "cx_bbc-00003.html"
+    item = page_item(name, url=f"https://www.bbc.com/news/business-{27107354 + n}", n=n)
+    item["template_key"] = template
+    item["sibling_link"] = f"https://www.bbc.com/news/business-{27107354 + n + 1}" if link else None
+    return item
+
+
+def pipeline(**settings: Any) -> tuple[Any, ExtractPipeline]:
+    crawler = make_crawler(settings)
+    return crawler, build(ExtractPipeline, crawler)
+
+
+def stat(crawler: Any, key: str) -> int:
+    return crawler.stats.get_value(f"newscrawl/siblings/{key}", 0)
+
+
+def test_second_article_of_a_template_is_extracted_against_the_first() -> None:
+    crawler, extract = pipeline()
+    first, second = run_pipeline(extract, [bbc(0), bbc(1)])
+    assert first["extraction"]["sibling"] == {"url": None, "used": False, "reason": NO_LINK}
+    assert second["extraction"]["sibling"] == {"url": bbc(0)["url"], "used": True, "reason": None}
+    assert second["extraction"]["method"] == "lcs+attenuation"
+    assert stat(crawler, "used") == 1 and stat(crawler, "none/no_same_template_link") == 1
+
+
+def test_list_pages_are_not_paired() -> None:
+    crawler, extract = pipeline()
+    item = page_item("gerapy_listdetail-00059.html")
+    item["route"] = "list"
+    (news,) = run_pipeline(extract, [item])
+    assert news["extraction"]["sibling"] == {"url": None, "used": False, "reason": NOT_ARTICLE}
+    assert stat(crawler, "none/not_article") == 1
+
+
+def test_pairing_can_be_switched_off() -> None:
+    _, extract = pipeline(NEWSCRAWL_SIBLINGS_ENABLED=False)
+    _, second = run_pipeline(extract, [bbc(0), bbc(1)])
+    assert second["extraction"]["sibling"]["reason"] == "sibling pairing disabled"
+    assert second["extraction"]["method"] == "attenuation"
+
+
+async def _together(extract: ExtractPipeline, first: dict, later: list[dict], delay: float) -> list:
+    """Process ``first``; ``delay`` s later the ``later`` items, while ``first`` may be held."""
+    held = asyncio.ensure_future(extract.process_item(first))
+    await asyncio.sleep(delay)
+    assert not held.done()
+    rest = [await extract.process_item(item) for item in later]
+    results = [await held, *rest]
+    extract.close_spider()
+    return results
+
+
+def test_held_page_is_paired_when_a_sibling_arrives() -> None:
+    crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=30)
+    started = time.monotonic()
+    first, second = run(_together(extract, bbc(0, link=True), [bbc(1)], 0.3))
+    assert time.monotonic() - started < 5  # released by the arrival, not by the timeout
+    assert first["extraction"]["sibling"] == {"url": bbc(1)["url"], "used": True, "reason": None}
+    assert second["extraction"]["sibling"]["url"] == bbc(0)["url"]
+    assert stat(crawler, "held") == 1 and stat(crawler, "held_paired") == 1
+
+
+def test_held_page_goes_on_without_a_sibling_after_the_wait() -> None:
+    crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=0.3)
+    (news,) = run(_together(extract, bbc(0, link=True), [], 0.1))
+    assert news["extraction"]["sibling"] == {
+        "url": None,
+        "used": False,
+        "reason": "no sibling arrived within 0.3 s",
+    }
+    assert stat(crawler, "held_timeout") == 1
+    assert stat(crawler, "none/no_sibling_arrived_within_0_3_s") == 1
+
+
+def test_full_holding_area_releases_its_oldest_page() -> None:
+    crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=30, NEWSCRAWL_SIBLING_HOLD_MAX_PAGES=1)
+
+    async def scenario() -> dict:
+        oldest = asyncio.ensure_future(extract.process_item(bbc(0, link=True)))
+        await asyncio.sleep(0.2)
+        newest = asyncio.ensure_future(extract.process_item(bbc(2, link=True, template="x/<slug>")))
+        result = await asyncio.wait_for(oldest, 10)
+        extract.close_spider()  # releases the other one: the crawl closes
+        assert (await newest)["extraction"]["sibling"]["reason"] == CLOSED
+        return result
+
+    news = run(scenario())
+    assert news["extraction"]["sibling"]["reason"] == "holding area full"
+    assert stat(crawler, "held_evicted") == 1 and stat(crawler, "held_closed") == 1
+
+
+def test_redis_store_pairs_pages_of_two_workers(redis_server: str) -> None:
+    settings = {"NEWSCRAWL_REDIS_URL": redis_server, "NEWSCRAWL_SIBLING_WAIT": 30}
+    template = f"bbc.com/{uuid.uuid4().hex}/<slug>"
+    _, worker_a = pipeline(**settings)
+    crawler_b, worker_b = pipeline(**settings)
+
+    async def scenario() -> list[dict]:
+        held = asyncio.ensure_future(worker_b.process_item(bbc(0, link=True, template=template)))
+        await asyncio.sleep(0.2)
+        stored = await worker_a.process_item(bbc(1, template=template))
+        results = [await asyncio.wait_for(held, 10), stored]
+        worker_a.close_spider()
+        worker_b.close_spider()
+        return results
+
+    held, stored = run(scenario())
+    assert held["extraction"]["sibling"] == {"url": bbc(1)["url"], "used": True, "reason": None}
+    assert stored["extraction"]["sibling"]["url"] == bbc(0)["url"]
+    assert stat(crawler_b, "held_paired") == 1
+    client = redis.Redis.from_url(redis_server)
+    assert client.llen(f"newscrawl:siblings:{template}") == 2
+    client.delete(f"newscrawl:siblings:{template}")
+    client.close()
+
+
+def test_redis_outage_means_no_sibling_and_the_item_goes_on(redis_server_factory) -> None:
+    server = redis_server_factory()
+    crawler, extract = pipeline(NEWSCRAWL_REDIS_URL=server.url)
+    server.kill()
+    (news,) = run_pipeline(extract, [bbc(0, link=True)])
+    assert news["body"] and news["extraction"]["sibling"]["reason"] == STORE_DOWN
+    assert stat(crawler, "store_errors") == 1 and stat(crawler, "none/store_unavailable") == 1
+
+
+def test_two_first_pages_arriving_together_pair_with_each_other() -> None:
+    crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=30)
+
+    async def scenario() -> list[dict]:
+        both = asyncio.gather(*(extract.process_item(bbc(n, link=True)) for n in range(2)))
+        results = await asyncio.wait_for(both, 10)  # not the 30 s wait
+        extract.close_spider()
+        return results
+
+    first, second = run(scenario())
+    assert first["extraction"]["sibling"]["url"] == bbc(1)["url"]
+    assert second["extraction"]["sibling"]["url"] == bbc(0)["url"]
+    assert stat(crawler, "used") == 2
