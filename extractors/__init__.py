@@ -68,13 +68,14 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     t1 = time.perf_counter()
     content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()
-    main = extract_main_text(page, content=content)
-    if content is not None and not main.text:  # the denoiser left no body: fall back, say so
-        main = extract_main_text(page)
+    whole = extract_main_text(page)
+    main = whole if content is None else extract_main_text(page, content=content)
+    if not main.text and whole.text:  # the denoiser left no body: fall back, say so
+        main = whole
         sibling_note = {"used": False, "reason": "no body left after denoising"}
     t3 = time.perf_counter()
     title = extract_title(page)
-    page_type = classify_page(page, main)
+    page_type = classify_page(page, whole)  # a property of the page, not of its template
     t4 = time.perf_counter()
     timings = dict(page.timings)
     timings.update(attenuation=(t3 - t2) * 1e3, fields=(t4 - t3) * 1e3, total=(t4 - t0) * 1e3)

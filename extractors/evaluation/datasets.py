@@ -1,0 +1,166 @@
+"""Evaluation datasets: a folder with ``gold.jsonl`` and ``pages/``, and the sibling-page rule.
+
+The layout is the one of ``../shared/data/README.md``: one JSON object per line with ``id``,
+``file`` (relative to the folder), ``url``, ``group``, ``lang``, ``page_type``, ``title``,
+``date``, ``author``, ``body``, ``with``, ``without``, ``records``, ``quality``; a field the set
+lacks is null.
+
+Sibling rule (for methods that compare a page with a same-template page): among the *other* pages
+of the same non-null ``group``, keep those with a compatible gold ``page_type`` (the same type;
+for a ``list`` page a ``list`` or ``nonarticle`` page; any page when the type is unknown) and take
+the nearest in file order (smallest distance of positions in ``gold.jsonl``; on a tie the
+earlier one). No group or no compatible page means no sibling.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import lxml.etree
+import lxml.html
+
+logger = logging.getLogger(__name__)
+
+SECTIONS = ("body", "snippets", "title", "date", "author", "page_type", "records")
+
+
+@dataclass(frozen=True, slots=True)
+class GoldPage:
+    """One line of ``gold.jsonl`` and where its bytes live."""
+
+    id: str
+    path: Path
+    gold: dict = field(repr=False)
+    position: int = 0
+
+    @property
+    def lang(self) -> str:
+        return self.gold.get("lang") or "unknown"
+
+    @property
+    def quality(self) -> str:
+        return self.gold.get("quality") or "gold"
+
+    @property
+    def url(self) -> str | None:
+        return self.gold.get("url") or None
+
+    def read_bytes(self) -> bytes:
+        return self.path.read_bytes()
+
+    def base_url(self) -> str | None:
+        """The gold URL, else the page's own ``<base href>``, canonical link or ``og:url``."""
+        return self.url or page_base_url(self.read_bytes())
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """A named list of gold pages (the folder's name is the dataset's name)."""
+
+    name: str
+    root: Path
+    pages: tuple[GoldPage, ...]
+    limit: int | None = None
+
+    def evaluated(self) -> tuple[GoldPage, ...]:
+        """The pages to score: all, or ``limit`` pages evenly spaced through the file.
+
+        Evenly spaced rather than the first N so a limited run still covers the set's sites,
+        languages and page types; deterministic. Siblings are still chosen among all pages.
+        """
+        if self.limit is None or self.limit >= len(self.pages):
+            return self.pages
+        n, k = len(self.pages), max(0, self.limit)
+        return tuple(self.pages[i * n // k] for i in range(k))
+
+    def sections(self) -> frozenset[str]:
+        """The metric sections some page of this dataset has gold for."""
+        return frozenset(s for s in SECTIONS if any(has_gold(p.gold, s) for p in self.evaluated()))
+
+    def sibling_of(self, page: GoldPage) -> GoldPage | None:
+        """The sibling page chosen by the module's rule, or None."""
+        return choose_sibling(self.pages, page)
+
+
+def page_base_url(html: bytes) -> str | None:
+    """An absolute URL the page declares for itself, for resolving relative links.
+
+    >>> page_base_url(b'<html><head><link rel="canonical" href="https://s.com/x"></head></html>')
+    'https://s.com/x'
+    """
+    try:
+        root = lxml.html.document_fromstring(html)
+    except (ValueError, lxml.etree.ParserError):
+        return None
+    for xpath in ("//base/@href", "//link[@rel='canonical']/@href",
+                  "//meta[@property='og:url']/@content"):
+        for value in root.xpath(xpath):
+            if str(value).strip().startswith(("http://", "https://")):
+                return str(value).strip()
+    return None
+
+
+def has_gold(gold: dict, section: str) -> bool:
+    """Whether one gold line carries a value for a metric section."""
+    if section == "snippets":
+        return bool(gold.get("with") or gold.get("without"))
+    value = gold.get(section)
+    if isinstance(value, float) and math.isnan(value):
+        return False
+    return value not in (None, "", [])
+
+
+def load_dataset(folder: str | os.PathLike[str], limit: int | None = None) -> Dataset:
+    """Read ``folder/gold.jsonl``; ``limit`` scores only N pages (see :meth:`Dataset.evaluated`).
+
+    Raises ValueError naming the folder when it is not in the dataset layout.
+    """
+    root = Path(folder).expanduser()
+    gold_file = root / "gold.jsonl"
+    if not gold_file.is_file():
+        raise ValueError(f"{root}: not a dataset folder (no gold.jsonl); see docs/evaluation.md")
+    pages: list[GoldPage] = []
+    with gold_file.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                gold = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{gold_file}:{number}: invalid JSON ({exc.msg})") from exc
+            pages.append(GoldPage(str(gold["id"]), root / gold["file"], gold, len(pages)))
+    return Dataset(root.name, root, tuple(pages), limit)
+
+
+def _compatible(target_type: str | None, other_type: str | None) -> bool:
+    if target_type is None:
+        return True
+    if target_type == "list":
+        return other_type in ("list", "nonarticle")
+    return other_type == target_type
+
+
+def choose_sibling(pages: tuple[GoldPage, ...] | list[GoldPage], page: GoldPage
+                   ) -> GoldPage | None:
+    """Nearest other page of the same group with a compatible page type (see module doc).
+
+    >>> mk = lambda i, g, t: GoldPage(str(i), Path(f"{i}.html"), {"group": g, "page_type": t}, i)
+    >>> ps = [mk(0, "a", "article"), mk(1, "a", "list"), mk(2, "b", "article"),
+    ...       mk(3, "a", "article"), mk(4, "a", "nonarticle")]
+    >>> choose_sibling(ps, ps[3]).id, choose_sibling(ps, ps[1]).id, choose_sibling(ps, ps[2])
+    ('0', '4', None)
+    """
+    group = page.gold.get("group")
+    if group is None:
+        return None
+    kind = page.gold.get("page_type")
+    candidates = [p for p in pages if p.id != page.id and p.gold.get("group") == group
+                  and _compatible(kind, p.gold.get("page_type"))]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda p: (abs(p.position - page.position), p.position))

@@ -1,0 +1,161 @@
+"""Page-type and list-record metrics.
+
+Page type has three classes, ``article``, ``list`` and ``other``. A gold ``nonarticle`` (not an
+article, may or may not be a list) is right when the prediction is ``list`` or ``other``; it counts
+as a negative for the ``article`` class and is left out of the ``list`` and ``other`` classes, whose
+truth it does not tell.
+
+Records are matched one-to-one by URL after resolving against the page URL and normalising (http
+and https alike, lower-case host, no fragment, no default port, no trailing slash, no ``www.``);
+precision, recall and F1 are micro-averaged over all records of all pages with gold records, and
+``title_match`` is the share of matched records whose normalised titles are equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from extractors.evaluation.fieldmetrics import normalise_text
+
+PAGE_CLASSES = ("article", "list", "other")
+
+
+def normalise_page_type(value: object) -> str | None:
+    """Map a label to ``article``/``list``/``other``/``nonarticle`` (None when unknown).
+
+    >>> normalise_page_type("Article"), normalise_page_type("detail"), normalise_page_type(None)
+    ('article', 'article', None)
+    """
+    text = normalise_text(value)
+    aliases = {"detail": "article", "news": "article", "index": "list", "listing": "list"}
+    text = aliases.get(text, text)
+    return text if text in (*PAGE_CLASSES, "nonarticle") else None
+
+
+def page_type_correct(pred: object, gold: object) -> bool:
+    """Whether one prediction is right (``nonarticle`` accepts ``list`` and ``other``).
+
+    >>> page_type_correct("list", "nonarticle"), page_type_correct("article", "nonarticle")
+    (True, False)
+    """
+    p, g = normalise_page_type(pred), normalise_page_type(gold)
+    if g == "nonarticle":
+        return p in ("list", "other")
+    return g is not None and p == g
+
+
+def page_type_scores(pairs: Iterable[tuple[object, object]]) -> dict[str, object]:
+    """Accuracy and per-class precision/recall/F1 over (pred, gold) pairs with a gold label.
+
+    >>> s = page_type_scores([("article", "article"), ("list", "nonarticle"), ("article", "list")])
+    >>> s["accuracy"], s["classes"]["article"]["precision"], s["classes"]["list"]["recall"]
+    (0.6667, 0.5, 0.0)
+    """
+    rows = [(normalise_page_type(p), normalise_page_type(g), page_type_correct(p, g))
+            for p, g in pairs if normalise_page_type(g) is not None]
+    classes = {}
+    for cls in PAGE_CLASSES:
+        if cls == "article":
+            judged = [(p == cls, g == cls) for p, g, _ in rows]
+        else:
+            judged = [(p == cls, g == cls) for p, g, _ in rows if g != "nonarticle"]
+        classes[cls] = _prf(sum(p and g for p, g in judged), sum(p for p, _ in judged),
+                            sum(g for _, g in judged))
+    right = sum(ok for *_, ok in rows)
+    return {"accuracy": round(right / len(rows), 4) if rows else 0.0, "pages": len(rows),
+            "classes": classes}
+
+
+def _prf(tp: int, predicted: int, actual: int) -> dict[str, float | int | None]:
+    """Precision, recall, F1; recall and F1 are None (undefined) when there is no gold instance.
+
+    >>> _prf(0, 3, 0)
+    {'precision': 0.0, 'recall': None, 'f1': None, 'support': 0}
+    """
+    p = tp / predicted if predicted else 0.0
+    if not actual:
+        return {"precision": round(p, 4), "recall": None, "f1": None, "support": 0}
+    r = tp / actual
+    f1 = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f1, 4), "support": actual}
+
+
+def normalise_url(href: object, base: str | None = None) -> str | None:
+    """Resolve ``href`` against ``base`` and normalise it for matching.
+
+    >>> normalise_url("../b/?x=1#top", "https://WWW.Example.com:443/a/c.html")
+    'https://example.com/b?x=1'
+    >>> normalise_url("javascript:void(0)") is None, normalise_url("") is None
+    (True, True)
+    """
+    text = str(href or "").strip()
+    if not text or text.startswith(("javascript:", "mailto:", "#")):
+        return None
+    parts = urlsplit(urljoin(base, text) if base else text)
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    default = {"http": 80, "https": 443}.get(parts.scheme.lower())
+    if parts.port and parts.port != default:
+        host = f"{host}:{parts.port}"
+    path = parts.path.rstrip("/") or ""
+    scheme = "https" if parts.scheme.lower() in ("http", "https") else parts.scheme.lower()
+    return urlunsplit((scheme, host, path, parts.query, ""))
+
+
+def record_key(href: object, base: str | None) -> str | None:
+    """The matching key of a record URL; without any base URL, only path and query count.
+
+    >>> record_key("https://www.s.com/p/1/", None), record_key("/p/1", None)
+    ('/p/1', '/p/1')
+    """
+    url = normalise_url(href, base)
+    if url is None or base:
+        return url
+    parts = urlsplit(url)
+    return urlunsplit(("", "", parts.path or "/", parts.query, ""))
+
+
+def record_counts(pred: Sequence[dict], gold: Sequence[dict], base: str | None
+                  ) -> tuple[int, int, int, int]:
+    """(matched, predicted, gold, titles matched) for one page; pred URLs in ``url`` or ``href``.
+
+    ``base`` is the page URL (or its ``<base>``/canonical URL); with no base at all, records
+    match on path and query (see :func:`record_key`).
+
+    >>> record_counts([{"url": "https://s.com/a", "title": "A"}, {"url": "/z", "title": "Z"}],
+    ...               [{"href": "/a", "title": "a"}, {"href": "/b", "title": "B"}], "https://s.com/")
+    (1, 2, 2, 1)
+    """
+    gold_by_url: dict[str, str] = {}
+    for rec in gold:
+        url = record_key(rec.get("href") or rec.get("url"), base)
+        if url and url not in gold_by_url:
+            gold_by_url[url] = normalise_text(rec.get("title"))
+    seen: set[str] = set()
+    matched = titles = predicted = 0
+    for rec in pred:
+        url = record_key(rec.get("url") or rec.get("href"), base)
+        if not url or url in seen:
+            continue
+        seen.add(url)
+        predicted += 1
+        if url in gold_by_url:
+            matched += 1
+            titles += gold_by_url[url] == normalise_text(rec.get("title")) != ""
+    return matched, predicted, len(gold_by_url), titles
+
+
+def record_scores(counts: Iterable[tuple[int, int, int, int]]) -> dict[str, float | int]:
+    """Micro-averaged precision/recall/F1 and the title-match share of matched records.
+
+    >>> record_scores([(1, 2, 2, 1), (0, 0, 3, 0)])
+    {'precision': 0.5, 'recall': 0.2, 'f1': 0.2857, 'title_match': 1.0, 'pages': 2}
+    """
+    matched = predicted = gold = titles = pages = 0
+    for m, p, g, t in counts:
+        matched, predicted, gold, titles, pages = (matched + m, predicted + p, gold + g,
+                                                   titles + t, pages + 1)
+    scores = _prf(matched, predicted, gold)
+    return {"precision": scores["precision"], "recall": scores["recall"] or 0.0,
+            "f1": scores["f1"] or 0.0,
+            "title_match": round(titles / matched, 4) if matched else 0.0, "pages": pages}

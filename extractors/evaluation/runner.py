@@ -1,0 +1,185 @@
+"""Running methods and peers over datasets: predictions, timings, and scores per group.
+
+Pages are the outer loop and tools the inner one, so every tool sees the same pages in the same
+conditions (same disk cache, same machine load) and timings are comparable within one run. A tool
+that raises on a page gets an empty prediction for it (counted in ``errors``), as a user would.
+Scores are grouped per dataset x language (``all`` and each ``lang``) x quality (gold / silver).
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import lxml.html
+
+from extractors.evaluation.datasets import Dataset, GoldPage
+from extractors.evaluation.methods import MethodSpec
+from extractors.evaluation.peers import PeerSpec
+from extractors.evaluation.peertext import decode_for_peers
+from extractors.evaluation.scoring import score_pages
+
+logger = logging.getLogger(__name__)
+
+PageRun = Callable[[GoldPage, bytes, Dataset], dict]
+ERROR_SAMPLES = 3  # errors kept per result row, with the page id, so failures can be looked at
+
+
+@dataclass(slots=True)
+class Tool:
+    """Anything that predicts: one of our methods, a peer, or a predictions file."""
+
+    name: str
+    kind: str  # "method" | "peer" | "predictions"
+    provides: frozenset[str]
+    run: PageRun | None
+    status: str = "ok"
+
+
+@dataclass(slots=True)
+class ToolRun:
+    """What one tool produced on one dataset."""
+
+    predictions: dict[str, dict] = field(default_factory=dict)
+    ms: dict[str, float] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def method_tool(spec: MethodSpec) -> Tool:
+    def run(page: GoldPage, html: bytes, dataset: Dataset) -> dict:
+        sibling = dataset.sibling_of(page) if spec.needs_sibling else None
+        return spec.run(html, page.url, sibling.read_bytes() if sibling else None)
+    return Tool(spec.name, "method", spec.provides, run)
+
+
+def peer_tool(spec: PeerSpec) -> Tool:
+    if not spec.installed():
+        return Tool(spec.name, "peer", spec.provides, None,
+                    f"not installed (pip install {spec.pip_name})")
+    try:
+        peer_run = spec.build()
+    except Exception as exc:  # a broken install must be reported, not crash the run
+        logger.warning("peer %s failed to load: %r", spec.name, exc)
+        return Tool(spec.name, "peer", spec.provides, None, f"failed to load: {exc!r}"[:200])
+
+    def run(page: GoldPage, html: bytes, dataset: Dataset) -> dict:
+        text = "" if spec.takes_bytes else decode_for_peers(html)  # timed: part of the peer's work
+        return peer_run(html, text, page.url)
+    return Tool(spec.name, "peer", spec.provides, run)
+
+
+def predictions_tool(name: str, by_id: dict[str, dict]) -> Tool:
+    def run(page: GoldPage, html: bytes, dataset: Dataset) -> dict:
+        return by_id.get(page.id, {})
+    provides = frozenset({"body", "title", "date", "author", "page_type", "records"})
+    return Tool(name, "predictions", provides, run)
+
+
+def run_dataset(dataset: Dataset, tools: list[Tool]) -> tuple[dict[str, ToolRun], list[float]]:
+    """Run every usable tool on every evaluated page; returns runs and lxml-parse floor times."""
+    sections = dataset.sections()
+    if "snippets" in sections:  # snippets are looked up in the body
+        sections |= {"body"}
+    active = [t for t in tools if t.run is not None and t.provides & sections]
+    runs = {t.name: ToolRun() for t in active}
+    floor: list[float] = []
+    pages = dataset.evaluated()
+    for number, page in enumerate(pages, 1):
+        html = page.read_bytes()
+        t0 = time.perf_counter()
+        try:
+            lxml.html.document_fromstring(html)
+        except Exception:  # the floor measures the parse; a page lxml refuses still took time
+            pass
+        floor.append((time.perf_counter() - t0) * 1e3)
+        for tool in active:
+            _run_one(tool, page, html, dataset, runs[tool.name])
+        if number % 50 == 0:
+            logger.info("%s: %d/%d pages", dataset.name, number, len(pages))
+    return runs, floor
+
+
+def _run_one(tool: Tool, page: GoldPage, html: bytes, dataset: Dataset, into: ToolRun) -> None:
+    t0 = time.perf_counter()
+    try:
+        pred = tool.run(page, html, dataset) or {}
+    except Exception as exc:  # every library fails on some pages; the page scores as empty
+        pred = {}
+        into.errors[page.id] = repr(exc)[:200]
+    into.ms[page.id] = (time.perf_counter() - t0) * 1e3
+    into.predictions[page.id] = pred
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Nearest-rank percentile (``q`` in 0..100), None for no values.
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 95), percentile([], 50)
+    (5.0, None)
+    """
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+def groups_of(pages: Iterable[GoldPage]) -> dict[tuple[str, str], list[GoldPage]]:
+    """Pages by (lang, quality), ``all`` for every language; one-language sets get ``all`` only."""
+    pages = list(pages)
+    out: dict[tuple[str, str], list[GoldPage]] = {}
+    langs = sorted({p.lang for p in pages})
+    for page in pages:
+        out.setdefault(("all", page.quality), []).append(page)
+        if len(langs) > 1:
+            out.setdefault((page.lang, page.quality), []).append(page)
+    return out
+
+
+def results_for(dataset: Dataset, tools: list[Tool], runs: dict[str, ToolRun]) -> list[dict]:
+    """One result dict per tool x (lang, quality) group (or one status row for unusable tools)."""
+    results = []
+    groups = groups_of(dataset.evaluated())
+    for tool in tools:
+        base = {"dataset": dataset.name, "method": tool.name, "kind": tool.kind}
+        if tool.name not in runs:
+            status = tool.status if tool.run is None else "nothing to score on this dataset"
+            results.append({**base, "lang": "all", "quality": None, "status": status})
+            continue
+        run = runs[tool.name]
+        for (lang, quality), pages in sorted(groups.items()):
+            row = {**base, "lang": lang, "quality": quality, "status": "ok"}
+            row.update(score_pages(pages, run.predictions, tool.provides))
+            ms = [run.ms[p.id] for p in pages if p.id in run.ms]
+            timed = tool.kind != "predictions"
+            row["ms_median"] = round(statistics.median(ms), 2) if ms and timed else None
+            row["ms_p95"] = round(percentile(ms, 95), 2) if ms and timed else None
+            failed = [p.id for p in pages if p.id in run.errors]
+            row["errors"] = len(failed)
+            if failed:
+                row["error_samples"] = {pid: run.errors[pid] for pid in failed[:ERROR_SAMPLES]}
+            results.append(row)
+    return results
+
+
+def evaluate(datasets: list[Dataset], tools: list[Tool]) -> dict:
+    """The whole evaluation: ``{"results", "parse_floor_ms_median", "datasets"}``."""
+    results: list[dict] = []
+    floor: list[float] = []
+    described: dict[str, dict] = {}
+    for dataset in datasets:
+        logger.info("evaluating %s (%d pages)", dataset.name, len(dataset.evaluated()))
+        runs, dataset_floor = run_dataset(dataset, tools)
+        floor.extend(dataset_floor)
+        results.extend(results_for(dataset, tools, runs))
+        described[dataset.name] = {
+            "pages": len(dataset.evaluated()), "path": str(dataset.root),
+            "parse_floor_ms_median": round(statistics.median(dataset_floor), 2)
+            if dataset_floor else None}
+    return {
+        "results": results,
+        "parse_floor_ms_median": round(statistics.median(floor), 2) if floor else None,
+        "datasets": described,
+    }

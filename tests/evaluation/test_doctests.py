@@ -1,0 +1,18 @@
+"""The examples in the evaluation modules' docstrings are tests too."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ("metrics", "fieldmetrics", "listmetrics", "datasets", "methods", "peers", "peertext",
+           "runner", "gate")
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(f"extractors.evaluation.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0

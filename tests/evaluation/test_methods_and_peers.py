@@ -1,0 +1,39 @@
+"""Method and peer registries: names, clear errors, and peers that are not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.evaluation import methods, peers
+from extractors.evaluation.runner import peer_tool
+
+
+def test_unknown_method_lists_the_known_ones():
+    with pytest.raises(ValueError, match="known methods: attenuation, default, lcs"):
+        methods.resolve_methods("attenuation,bogus")
+
+
+def test_planned_method_says_it_is_not_implemented_yet():
+    with pytest.raises(ValueError, match="planned, not implemented yet"):
+        methods.resolve_methods("psnt")
+
+
+def test_attenuation_method_returns_a_body():
+    html = (b"<html><body><nav><a href=/>Home</a></nav><article><p>"
+            + b"Rain fell on the town all day long and nobody went out. " * 5
+            + b"</p></article></body></html>")
+    pred = methods.method_specs()["attenuation"].run(html, None, None)
+    assert "Rain fell on the town" in pred["body"]
+
+
+def test_unknown_peer_lists_the_known_ones():
+    with pytest.raises(ValueError, match="known peers: trafilatura"):
+        peers.resolve_peers("trafilatura,nope")
+
+
+def test_missing_peer_is_reported_with_its_pip_name():
+    spec = peers.PeerSpec("ghost", "no_such_module_xyz", "ghost-extractor", frozenset({"body"}),
+                          lambda: None)
+    tool = peer_tool(spec)
+    assert tool.run is None
+    assert tool.status == "not installed (pip install ghost-extractor)"
