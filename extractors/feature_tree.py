@@ -82,9 +82,7 @@ def _half_octaves(values: np.ndarray) -> np.ndarray:
 
 def _text_before(nodes: NodeTable) -> np.ndarray:
     """Characters of text before each row's first segment, in document order."""
-    lengths = np.fromiter(map(len, map(str.strip, nodes.seg_text)), dtype=np.int64,
-                          count=len(nodes.seg_text))
-    csum = np.concatenate(([0], np.cumsum(lengths)))
+    csum = np.concatenate(([0], np.cumsum(nodes.seg_len)))
     return csum[nodes.seg_lo]
 
 

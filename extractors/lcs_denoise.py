@@ -272,9 +272,7 @@ def _indicators(nodes: NodeTable, cluster: list[int]) -> tuple[float, ...]:
 
 def _text_offsets(nodes: NodeTable) -> np.ndarray:
     """Characters of text before each segment (and one past the end)."""
-    lengths = np.fromiter(map(len, map(str.strip, nodes.seg_text)), dtype=float,
-                          count=len(nodes.seg_text))
-    return np.concatenate(([0.0], np.cumsum(lengths)))
+    return np.concatenate(([0.0], np.cumsum(nodes.seg_len, dtype=float)))
 
 
 def _count_content_tags(nodes: NodeTable, row: int, end: int) -> int:

@@ -50,6 +50,7 @@ class NodeTable:
     seg_owner: np.ndarray     # int32 row owning each segment
     seg_in_link: np.ndarray   # bool
     seg_break: np.ndarray     # bool, a block boundary precedes the segment
+    seg_len: np.ndarray       # int64, characters of each segment after stripping its edges
 
     def __len__(self) -> int:
         return len(self.tag)
@@ -73,8 +74,7 @@ class NodeTable:
         """A copy whose text outside the rows in ``keep`` is gone (rows stay, so indices still agree):
         what a later step sees after a denoiser has removed template blocks."""
         seg_keep = keep[self.seg_owner]
-        lengths = np.fromiter(map(len, map(str.strip, self.seg_text)), dtype=np.int64,
-                              count=len(self.seg_text)) * seg_keep
+        lengths = self.seg_len * seg_keep
         n = len(self.tag)
         own = np.bincount(self.seg_owner, weights=lengths, minlength=n).astype(np.int64)
         in_link = self.seg_in_link
@@ -184,7 +184,7 @@ def _assemble(elements, tags, parent, depth, end, seg_text, seg_owner, seg_in_li
         links=_subtree_sum(is_a, end_a).astype(np.int32),
         n_children=np.bincount(parent_a[parent_a >= 0], minlength=n).astype(np.int32),
         seg_text=seg_text, seg_owner=owner, seg_in_link=in_link,
-        seg_break=np.asarray(seg_break, dtype=bool), ident=ident, classes=classes,
+        seg_break=np.asarray(seg_break, dtype=bool), seg_len=lengths, ident=ident, classes=classes,
         seg_lo=np.asarray(seg_lo, dtype=np.int32), seg_hi=np.asarray(seg_hi, dtype=np.int32),
     )
 
