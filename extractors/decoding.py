@@ -1,5 +1,9 @@
 """Robust decoding of HTML bytes: BOM, then HTTP header, then meta charset, then detection, then UTF-8.
 
+A meta charset naming a legacy codec is overruled by UTF-8 when the body is valid UTF-8 and holds
+non-ASCII bytes: pages re-saved as UTF-8 often keep their old ``<meta charset=gb2312>``, and text in
+a legacy multi-byte or 8-bit codec is almost never valid UTF-8 by chance.
+
 GBK and GB2312 labels are read as gb18030 (its superset), as browsers do, and other labels go through
 the WHATWG aliases that :mod:`w3lib.encoding` knows.
 
@@ -65,9 +69,25 @@ def decode_html(body: bytes, content_type: str | None = None) -> Decoded:
             return Decoded(body[len(prefix):].decode(codec, errors="replace"), codec, "bom")
     for source, label in (("http", _header_charset(content_type)), ("meta", _meta_charset(body))):
         codec = _codec(label)
+        if codec and source == "meta" and codec != "utf-8" and (text := _strict_utf8(body)):
+            return Decoded(text, "utf-8", "detected")
         if codec and (text := _try_decode(body, codec)) is not None:
             return Decoded(text, codec, source)
     return _detect(body)
+
+
+def _strict_utf8(body: bytes) -> str | None:
+    """``body`` as UTF-8 when it is valid UTF-8 with at least one non-ASCII byte, else ``None``.
+
+    >>> _strict_utf8("中文".encode("utf-8")), _strict_utf8(b"plain"), _strict_utf8("中文".encode("gbk"))
+    ('中文', None, None)
+    """
+    if body.isascii():
+        return None
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _reject_binary(body: bytes) -> None:

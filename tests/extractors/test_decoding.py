@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +74,12 @@ def test_binary_body_is_refused(body):
     with pytest.raises(NotHTML) as info:
         decode_html(body)
     assert info.value.reason == "not_html"
+
+
+def test_utf8_body_overrules_a_stale_legacy_meta_charset():
+    # gerapy_listdetail (Apache-2.0) list page saved as UTF-8 that still declares gb2312; read as
+    # gb18030 it decodes without a replacement character but every Chinese character is wrong.
+    body = (Path(__file__).parents[1] / "fixtures/eval/list_records/pages/00007.html").read_bytes()
+    decoded = decode_html(body)
+    assert (decoded.encoding, decoded.source) == ("utf-8", "detected")
+    assert "融通基金管理有限公司" in decoded.text
