@@ -168,6 +168,8 @@ def _induce(
         outcome.reason = f"sibling unusable: {exc.reason}"
         return
     induction = psnt.induce_wrapper(page, other)
+    if induction.wrapper is None:  # the paper builds the tag tree of "one of" the two: try the other
+        induction = psnt.induce_wrapper(other, page)
     if induction.wrapper is None:
         outcome.reason = induction.reason or "no wrapper induced"
         return
