@@ -31,7 +31,7 @@ from scrapy.utils.asyncio import run_in_thread
 
 from extractors.errors import BadInput
 from extractors.page import Page, parse_page
-from pipelines.pairing import reason_slug
+from pipelines.pairing import NOT_NEEDED, reason_slug
 from pipelines.record_board import record_board
 from pipelines.siblings import StoredPage
 from pipelines.wrappers import (
@@ -294,7 +294,7 @@ class ListStage:
         note = {
             "url": sibling.url if sibling is not None else None,
             "used": used,
-            "reason": None if used else (no_sibling if sibling is None else outcome.reason),
+            "reason": None if used else _why_sibling_unused(outcome, sibling, no_sibling),
         }
         return news_list_item(item, extraction, outcome, note)
 
@@ -323,6 +323,14 @@ class ListStage:
 
     def _count(self, key: str, n: int = 1) -> None:
         self.crawler.stats.inc_value(f"newscrawl/wrappers/{key}", n)
+
+
+def _why_sibling_unused(
+    outcome: ListOutcome, sibling: StoredPage | None, no_sibling: str | None
+) -> str | None:
+    if outcome.event == "applied":
+        return NOT_NEEDED
+    return no_sibling if sibling is None else outcome.reason
 
 
 def _page_outcome(

@@ -160,6 +160,8 @@ class NewsSpider(scrapy.Spider):
         for output in head:
             yield output
         records = await maybe_deferred_to_future(waiter)
+        if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
+            records = []  # past DEPTH_LIMIT: the depth middleware would drop them
         site = site_of(response.url)
         done = {r.url for r in head[:-1]}
         for url in records:
