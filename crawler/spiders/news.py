@@ -5,10 +5,11 @@ whitespace: ``scrapy crawl news -a start_urls=https://a.example/,https://b.examp
 (``-a seeds_file=FILE``, one URL per line, ``#`` comments) and, in distributed mode, from a Redis list
 (:mod:`crawler.scheduling.idle`). Limits are Scrapy settings: ``DEPTH_LIMIT``, ``CLOSESPIDER_PAGECOUNT``.
 
-Sibling pairing (``NEWSCRAWL_SIBLINGS_ENABLED``): every article page item carries its nearest
-same-template link (``sibling_link``, :mod:`crawler.sibling_links`); for the first article of each
-template key this spider sees, that link is requested first, with priority ``SIBLING_PRIORITY`` and
-``meta["newscrawl_sibling_for"]`` = the article's URL (the page item of its response carries it as
+Sibling pairing (``NEWSCRAWL_SIBLINGS_ENABLED``): every article and list page item carries its
+nearest same-template link (``sibling_link``, :mod:`crawler.sibling_links`; list pages are keyed by
+:func:`~crawler.sibling_links.list_template_key`, also their item's ``template_key``); for the first
+page of each template key this spider sees, that link is requested first, with priority ``SIBLING_PRIORITY`` and
+``meta["newscrawl_sibling_for"]`` = the page's URL (the page item of its response carries it as
 ``sibling_for``, so the pipeline stores it whatever its route). Links past ``DEPTH_LIMIT`` are not
 requested (Scrapy's depth middleware would drop them). The pipeline side is :mod:`pipelines.pairing`.
 
@@ -40,7 +41,8 @@ from twisted.python.failure import Failure
 from crawler.failures import failure_reason
 from crawler.page_item import page_item, skip_reason
 from crawler.routing import route
-from crawler.sibling_links import choose_sibling_link
+from crawler.sibling_links import choose_sibling_link, list_template_key
+from crawler.templates import template_key
 from pipelines.record_board import RECORD_PRIORITY, record_board
 
 logger = logging.getLogger(__name__)
@@ -141,13 +143,17 @@ class NewsSpider(scrapy.Spider):
             return []
         links = self.same_site_links(response)
         page_route = route(response.url, link_count=len(links))
+        is_list = page_route == "list"
         sibling = None
         if self.pair_siblings:
-            sibling = choose_sibling_link(response.url, links)
+            key_of = list_template_key if is_list else template_key
+            sibling = choose_sibling_link(response.url, links, key_of=key_of)
         item = page_item(response, page_route, sibling, response.meta.get(SIBLING_FOR))
+        if is_list:  # sections of one site share a list template (crawler.sibling_links)
+            item["template_key"] = list_template_key(response.url)
         sibling_request = self.sibling_request(response, item["template_key"], sibling)
         head = [sibling_request, item] if sibling_request is not None else [item]
-        if self.await_records and page_route == "list":
+        if self.await_records and is_list:
             return self.list_output(response, head, links)
         return [*head, *self.link_requests(links, {r.url for r in head[:-1]})]
 
