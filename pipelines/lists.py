@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -56,6 +57,7 @@ logger = logging.getLogger(__name__)
 
 NO_SIBLING = "no sibling list page to induce a wrapper from"
 NO_PSNT = "PSNT extractor not available"
+LOCK_STRIPES = 64
 
 
 @dataclass(slots=True)
@@ -258,6 +260,10 @@ class ListStage:
         self.crawler = crawler
         self.store = store
         self.board = record_board(crawler)
+        # Pages of one template go through the store one at a time (per process): of two section
+        # pages extracted together, the second applies the wrapper the first induced instead of
+        # inducing its own. Striped: a bounded number of locks for any number of templates.
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ListStage | None:
@@ -286,9 +292,8 @@ class ListStage:
         max_bytes: int,
     ) -> dict[str, Any]:
         """The ``NewsList`` item of a list page; counts the wrapper events."""
-        outcome = await run_in_thread(
-            _page_outcome, self.store, item, sibling, max_bytes
-        )
+        lock = self._locks[hash(item.get("template_key") or "") % len(self._locks)]
+        outcome = await run_in_thread(_page_outcome, self.store, item, sibling, max_bytes, lock)
         self._count_outcome(outcome)
         used = outcome.event in ("induced", "reinduced")
         note = {
@@ -334,9 +339,13 @@ def _why_sibling_unused(
 
 
 def _page_outcome(
-    store: WrapperStore | None, item: dict[str, Any], sibling: StoredPage | None, max_bytes: int
+    store: WrapperStore | None,
+    item: dict[str, Any],
+    sibling: StoredPage | None,
+    max_bytes: int,
+    lock: threading.Lock,
 ) -> ListOutcome:
-    """Parse the list page and run :func:`list_records` (in a worker thread)."""
+    """Parse the list page and run :func:`list_records` under the template's lock (worker thread)."""
     started = time.perf_counter()
     content_type = None
     for name, values in (item.get("response_headers") or {}).items():
@@ -344,6 +353,7 @@ def _page_outcome(
             content_type = values if isinstance(values, str) else (values[0] if values else None)
     page = parse_page(item["body"], url=item["url"], content_type=content_type, max_bytes=max_bytes)
     parsed = time.perf_counter()
-    outcome = list_records(store, item.get("template_key") or "", page, sibling, max_bytes)
+    with lock:
+        outcome = list_records(store, item.get("template_key") or "", page, sibling, max_bytes)
     outcome.timings_ms["list_parse"] = round((parsed - started) * 1e3, 3)
     return outcome

@@ -43,12 +43,18 @@ def _response(
 def test_index_page_gives_a_page_item_and_same_site_requests(spider: NewsSpider) -> None:
     body = load_site().replies["/news/"].body + b'<a href="https://elsewhere.example/x">x</a>'
     out = list(spider.parse(_response("/news/", body)))
-    item, requests = out[0], out[1:]
+    sibling, item, requests = out[0], out[1], out[2:]
+    assert sibling.url == BASE + "/money/" and sibling.priority == 100  # the other section
     assert item["kind"] == "page" and item["route"] == "list" and item["body"] == body
     assert item["template_key"] == "127.0.0.1/<w>/" and item["depth"] == 1  # a list template
+    assert item["sibling_link"] == BASE + "/money/"
     assert item["referer"] == BASE + "/" and item["response_headers"]["Content-Type"]
-    assert len(requests) == 15 and all(r.url.startswith(BASE + "/news/") for r in requests)
-    assert _stats(spider) == {"newscrawl/pages_fetched": 1}
+    articles = [r for r in requests if r.url.startswith(BASE + "/news/") and r.url != BASE + "/news/"]
+    assert len(articles) == 15 and {r.url for r in requests} - {r.url for r in articles} == {
+        BASE + "/",
+        BASE + "/news/",
+    }
+    assert _stats(spider) == {"newscrawl/pages_fetched": 1, "newscrawl/siblings/requested": 1}
 
 
 @pytest.mark.parametrize(
@@ -134,13 +140,13 @@ def test_list_page_requests_its_records_first_once_the_pipeline_found_them() -> 
         return found
 
     out = run(drain())  # a private loop (tests.pipelines.helpers.run)
-    item, requests = out[0], out[1:]
-    assert item["kind"] == "page" and item["route"] == "list"
+    sibling, item, requests = out[0], out[1], out[2:]
+    assert sibling.url == BASE + "/money/" and item["route"] == "list"
     first, second = requests[0], requests[1]  # the off-site record is not requested
     assert [first.url, second.url] == [records[0], records[2]]
     assert first.priority == second.priority == RECORD_PRIORITY
     assert first.meta[RECORD_OF] == BASE + "/news/"
-    rest = requests[2:]
-    assert len(rest) == 14 and all(r.priority == 0 for r in rest)  # the health story not twice
+    rest = requests[2:]  # 15 articles but the health story, "/", "/news/"; not the sibling again
+    assert len(rest) == 16 and all(r.priority == 0 for r in rest)
     assert records[0] not in {r.url for r in rest}
     assert _stats(spider)["newscrawl/wrappers/records_requested"] == 2
