@@ -95,7 +95,8 @@ class _Store:
         try:
             return getattr(self.store, method)(*args)
         except (redis.RedisError, OSError) as exc:
-            logger.warning("wrapper store unavailable (%s %s): %s", method, args[0] if args else "", exc)
+            key = getattr(args[0], "key", args[0]) if args else ""
+            logger.warning("wrapper store unavailable (%s %s): %s", method, key, exc)
             self.outcome.store_error = True
             return None
 
@@ -137,7 +138,7 @@ def list_records(
 def _apply_known(
     psnt: Any, stores: _Store, known: StoredWrapper, page: Page, outcome: ListOutcome
 ) -> list[dict[str, Any]]:
-    """Apply a stored wrapper; on a match fill ``outcome``; else note the drift, return its records."""
+    """Apply a stored wrapper; on a match fill ``outcome``; else note the drift; its records."""
     try:
         wrapper = psnt.Wrapper.from_json(known.wrapper)
     except ValueError as exc:
@@ -170,7 +171,7 @@ def _induce(
         outcome.reason = f"sibling unusable: {exc.reason}"
         return
     induction = psnt.induce_wrapper(page, other)
-    if induction.wrapper is None:  # the paper builds the tag tree of "one of" the two: try the other
+    if induction.wrapper is None:  # the paper builds the tree of "one of" the two: try the other
         induction = psnt.induce_wrapper(other, page)
     if induction.wrapper is None:
         outcome.reason = induction.reason or "no wrapper induced"
@@ -345,7 +346,7 @@ def _page_outcome(
     max_bytes: int,
     lock: threading.Lock,
 ) -> ListOutcome:
-    """Parse the list page and run :func:`list_records` under the template's lock (worker thread)."""
+    """Parse the list page, run :func:`list_records` under the template's lock (worker thread)."""
     started = time.perf_counter()
     content_type = None
     for name, values in (item.get("response_headers") or {}).items():

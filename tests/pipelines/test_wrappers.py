@@ -63,7 +63,9 @@ def test_file_store_write_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert [p.name for p in tmp_path.iterdir()] == [store.path(KEY).name]  # no temp file left
 
 
-def test_file_store_ignores_an_unreadable_file(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_file_store_ignores_an_unreadable_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     store = FileWrapperStore(tmp_path)
     store.path(KEY).write_text("{not json", encoding="utf-8")
     assert store.get(KEY) is None
