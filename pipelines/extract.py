@@ -138,7 +138,7 @@ class ExtractPipeline:
             news = news_list_item(
                 item, extraction, ListOutcome([], "none", f"list extraction failed: {exc}"),
                 {"url": None if sibling is None else sibling.url, "used": False,
-                 "reason": no_sibling},
+                 "reason": no_sibling or "list extraction failed"},
             )
         note = news["extraction"]["sibling"]
         if note["used"]:

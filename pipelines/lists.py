@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import redis
 from scrapy.utils.asyncio import run_in_thread
 
+from extractors import psnt
 from extractors.errors import BadInput
 from extractors.page import Page, parse_page
 from pipelines.pairing import NOT_NEEDED, reason_slug
@@ -56,7 +57,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 NO_SIBLING = "no sibling list page to induce a wrapper from"
-NO_PSNT = "PSNT extractor not available"
 LOCK_STRIPES = 64
 
 
@@ -75,12 +75,6 @@ class ListOutcome:
     @property
     def record_urls(self) -> list[str]:
         return list(dict.fromkeys(r["url"] for r in self.records if r.get("url")))
-
-
-def _psnt() -> Any:
-    from extractors import psnt  # imported late: the list path only
-
-    return psnt
 
 
 class _Store:
@@ -111,16 +105,11 @@ def list_records(
     """The records of list ``page`` of template ``key`` (steps in the module docstring)."""
     started = time.perf_counter()
     outcome = ListOutcome([], "none", None)
-    try:
-        psnt = _psnt()
-    except ImportError as exc:
-        outcome.reason = f"{NO_PSNT}: {exc}"
-        return outcome
     stores = _Store(store, outcome)
     known: StoredWrapper | None = stores.call("get", key)
     kept: list[dict[str, Any]] = []
     if known is not None:
-        kept = _apply_known(psnt, stores, known, page, outcome)
+        kept = _apply_known(stores, known, page, outcome)
         if outcome.event == "applied":
             outcome.timings_ms["psnt"] = _ms(started)
             return outcome
@@ -130,13 +119,13 @@ def list_records(
             f"wrapper no longer matches ({outcome.drift}); {NO_SIBLING}"
         )
     else:
-        _induce(psnt, stores, key, page, sibling, max_bytes, outcome, replacing=known)
+        _induce(stores, key, page, sibling, max_bytes, outcome, replacing=known)
     outcome.timings_ms["psnt"] = _ms(started)
     return outcome
 
 
 def _apply_known(
-    psnt: Any, stores: _Store, known: StoredWrapper, page: Page, outcome: ListOutcome
+    stores: _Store, known: StoredWrapper, page: Page, outcome: ListOutcome
 ) -> list[dict[str, Any]]:
     """Apply a stored wrapper; on a match fill ``outcome``; else note the drift; its records."""
     try:
@@ -154,7 +143,6 @@ def _apply_known(
 
 
 def _induce(
-    psnt: Any,
     stores: _Store,
     key: str,
     page: Page,

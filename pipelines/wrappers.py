@@ -43,6 +43,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from extractors.psnt import MIN_LINK_GROUP
+
 if TYPE_CHECKING:
     import redis
 
@@ -67,8 +69,9 @@ REDIS_KEY = "newscrawl:wrappers"
 #: Record counts kept per wrapper for drift detection.
 HISTORY_LEN = 10
 #: A page with fewer records than this does not match: paper 004 drops link groups of fewer than 4
-#: links, so a wrapper's standard link group never holds fewer; fewer means the structure changed.
-MIN_RECORDS = 4
+#: links (``extractors.psnt.MIN_LINK_GROUP``, the paper's value), so a wrapper's standard link group
+#: never holds fewer; fewer means the structure changed.
+MIN_RECORDS = MIN_LINK_GROUP
 #: A sharp drop: fewer records than this share of the median of the wrapper's recent matches.
 #: Not calibrated on data (no dataset has a template's list pages over time); chosen so that a
 #: section page with half its usual records (a short last page) still matches while a page where
