@@ -150,6 +150,8 @@ def _remove_shared_links(first: Page, second: Page) -> tuple[_Tree, int]:
 
 
 def _no_region_reason(tree: _Tree, removed: int) -> str:
+    if removed and not tree.links:
+        return f"the two pages share all their {removed} links (the same page twice?)"
     if not _link_groups(tree, tree.links):
         why = f"no {MIN_LINK_GROUP} or more links share an Rpath"
         return why + (f" once the {removed} links both pages share are removed" if removed else "")
