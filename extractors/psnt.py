@@ -7,7 +7,8 @@
 2. region structure (3.2.3): links grouped by Rpath, groups of fewer than :data:`MIN_LINK_GROUP`
    dropped, each group's smallest common structure (the longest common prefix of its Ipaths), equal
    structures merged; among those holding more than :data:`MAIN_SHARE` of the page's characters the
-   one holding the fewest is the region structure;
+   one holding the fewest is the region structure (when none does, the smallest of their nearest
+   ancestors that does: an extension, see :func:`_region_structure`);
 3. ordered link group (3.3.1): a structure's links grouped by Rpath, groups under 4 dropped, the group
    with the most duplicated link texts dropped, the group with the largest mean link length kept;
 4. structure separation (3.3.1) of the region by its ordered link group into equipotent parts R, and
@@ -99,11 +100,11 @@ def induce_wrapper(first: Page, second: Page) -> Induction:
                    "characters": tree.total}
     if tree.total == 0:
         return Induction(None, "the page holds no text once the shared links are removed", trace)
-    region = _region_structure(tree)
+    region, rule = _region_structure(tree)
     if region is None:
         return Induction(None, _no_region_reason(tree, removed), trace)
     paths = tree.paths
-    trace["region"] = paths.ipath(region)
+    trace.update(region=paths.ipath(region), region_rule=rule)
     ordered = _ordered_link_group(tree, region)
     if ordered is None:
         return Induction(None, "the region structure has no ordered link group", trace)
@@ -166,11 +167,30 @@ def _link_groups(tree: _Tree, links: list[int]) -> list[list[int]]:
     return [g for g in groups.values() if len(g) >= MIN_LINK_GROUP]
 
 
-def _region_structure(tree: _Tree) -> int | None:
-    """Paper 3.2.3 steps 1-6: the smallest group structure holding over half the characters."""
+def _region_structure(tree: _Tree) -> tuple[int | None, str]:
+    """Paper 3.2.3 steps 1-6: the smallest group structure holding over half the characters.
+
+    When no group structure does (the paper assumes one does; a grid whose text is 49 % of the
+    page is a real case), the smallest of their nearest ancestors that does is taken, and the
+    second value says so (``"ancestor"``); ``(None, ...)`` when there is no link group at all.
+    """
     structures = {tree.paths.smallest_common(*group) for group in _link_groups(tree, tree.links)}
-    big = [s for s in structures if tree.chars[s] > MAIN_SHARE * tree.total]
-    return min(big, key=lambda s: (int(tree.chars[s]), -s)) if big else None
+    if not structures:
+        return None, "no link group"
+    half = MAIN_SHARE * tree.total
+    big = [s for s in structures if tree.chars[s] > half]
+    if big:
+        return min(big, key=lambda s: (int(tree.chars[s]), -s)), "paper"
+    parent = tree.paths.nodes.parent
+    lifted = set()
+    for row in structures:
+        while row >= 0 and tree.chars[row] <= half:
+            row = int(parent[row])
+        if row >= 0:
+            lifted.add(row)
+    if not lifted:
+        return None, "no structure holds more than half of the page's characters"
+    return min(lifted, key=lambda s: (int(tree.chars[s]), -s)), "ancestor"
 
 
 def _ordered_link_group(tree: _Tree, structure: int) -> list[int] | None:
@@ -229,17 +249,13 @@ def _information_structures(paths: TagPaths, main: int, standard: list[int]) -> 
 def apply_wrapper(wrapper: Wrapper, page: Page) -> Application:
     """The records ``wrapper`` finds on ``page`` (paper 3.6.2); see the module docstring."""
     paths = TagPaths(page)
-    mains = paths.rows_with_rpath(wrapper.main_rpath)
+    mains = _find_main_structures(wrapper, paths)
     if not mains:
         return Application([], f"no main structure ({wrapper.main_rpath} not on the page)")
-    if len(mains) != wrapper.count:
-        mains = sorted(sorted(mains, key=lambda m: -int(page.nodes.text[m]))[:wrapper.count])
     base = base_url(page)
     records: list[Record] = []
     found_links = False
-    for main in mains:
-        links = [r for r in paths.rows_with_rpath(f"{wrapper.main_rpath}.{wrapper.link_rpath}", main)
-                 if link_href(page.nodes.elements[r]) is not None]
+    for main, links in mains:
         found_links = found_links or bool(links)
         spans = (_link_runs(page, main, links) if wrapper.link_terminated
                  else _info_spans(paths, f"{wrapper.main_rpath}.{wrapper.info_rpath}", main, links))
@@ -252,6 +268,26 @@ def apply_wrapper(wrapper: Wrapper, page: Page) -> Application:
     if not records:
         return Application([], "no information structure holds a standard link")
     return Application(records, None)
+
+
+def _find_main_structures(wrapper: Wrapper, paths: TagPaths) -> list[tuple[int, list[int]]]:
+    """The main structures by the wrapper's first part, each with its standard links.
+
+    When the count differs from N, the N holding the most characters are taken (paper 3.6.2),
+    among those holding a standard link when some do: elements sharing the main structure's Rpath
+    but not its inner structure (a sibling grid, a sidebar) cannot be main structures.
+    """
+    link_rpath = f"{wrapper.main_rpath}.{wrapper.link_rpath}"
+    found = []
+    for main in paths.rows_with_rpath(wrapper.main_rpath):
+        links = [r for r in paths.rows_with_rpath(link_rpath, main)
+                 if link_href(paths.nodes.elements[r]) is not None]
+        found.append((main, links))
+    if len(found) != wrapper.count:
+        holding = [f for f in found if f[1]] or found
+        text = paths.nodes.text
+        found = sorted(sorted(holding, key=lambda f: -int(text[f[0]]))[:wrapper.count])
+    return found
 
 
 def _info_spans(paths: TagPaths, info_rpath: str, main: int, links: list[int]):

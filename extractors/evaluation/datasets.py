@@ -71,17 +71,21 @@ class Dataset:
     root: Path
     pages: tuple[GoldPage, ...]
     limit: int | None = None
+    only: str | None = None  # score only the pages with gold for this section
 
     def evaluated(self) -> tuple[GoldPage, ...]:
-        """The pages to score: all, or ``limit`` pages evenly spaced through the file.
+        """The pages to score: all (or those with gold for ``only``), or ``limit`` of them evenly
+        spaced through the file.
 
         Evenly spaced rather than the first N so a limited run still covers the set's sites,
         languages and page types; deterministic. Siblings are still chosen among all pages.
         """
-        if self.limit is None or self.limit >= len(self.pages):
-            return self.pages
-        n, k = len(self.pages), max(0, self.limit)
-        return tuple(self.pages[i * n // k] for i in range(k))
+        pages = self.pages if self.only is None else tuple(
+            p for p in self.pages if has_gold(p.gold, self.only))
+        if self.limit is None or self.limit >= len(pages):
+            return pages
+        n, k = len(pages), max(0, self.limit)
+        return tuple(pages[i * n // k] for i in range(k))
 
     def sections(self) -> frozenset[str]:
         """The metric sections some page of this dataset has gold for."""
@@ -120,8 +124,10 @@ def has_gold(gold: dict, section: str) -> bool:
     return value not in (None, "", [])
 
 
-def load_dataset(folder: str | os.PathLike[str], limit: int | None = None) -> Dataset:
-    """Read ``folder/gold.jsonl``; ``limit`` scores only N pages (see :meth:`Dataset.evaluated`).
+def load_dataset(folder: str | os.PathLike[str], limit: int | None = None,
+                 only: str | None = None) -> Dataset:
+    """Read ``folder/gold.jsonl``; ``limit`` scores only N pages, ``only`` only the pages with
+    gold for that section (see :meth:`Dataset.evaluated`).
 
     Raises ValueError naming the folder when it is not in the dataset layout.
     """
@@ -139,7 +145,9 @@ def load_dataset(folder: str | os.PathLike[str], limit: int | None = None) -> Da
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{gold_file}:{number}: invalid JSON ({exc.msg})") from exc
             pages.append(GoldPage(str(gold["id"]), root / gold["file"], gold, len(pages)))
-    return Dataset(root.name, root, _unique_ids(pages), limit)
+    if only is not None and only not in SECTIONS:
+        raise ValueError(f"unknown section {only!r}; sections: {', '.join(SECTIONS)}")
+    return Dataset(root.name, root, _unique_ids(pages), limit, only)
 
 
 def _unique_ids(pages: list[GoldPage]) -> tuple[GoldPage, ...]:
