@@ -93,10 +93,16 @@ class _Tree:
     total: int
 
 
-def induce_wrapper(first: Page, second: Page) -> Induction:
-    """Induce a wrapper from two pages of one template (see the module docstring)."""
+def induce_wrapper(first: Page, second: Page | None) -> Induction:
+    """Induce a wrapper from two pages of one template (see the module docstring).
+
+    ``second=None`` skips the pre-processing (no shared links removed): not the paper's setting,
+    for a page whose template has no second page at hand; the trace says
+    ``"shared_links_removed": None``.
+    """
     tree, removed = _remove_shared_links(first, second)
-    trace: dict = {"links": len(tree.links) + removed, "shared_links_removed": removed,
+    trace: dict = {"links": len(tree.links) + removed,
+                   "shared_links_removed": removed if second is not None else None,
                    "characters": tree.total}
     if tree.total == 0:
         return Induction(None, "the page holds no text once the shared links are removed", trace)
@@ -108,7 +114,9 @@ def induce_wrapper(first: Page, second: Page) -> Induction:
     ordered = _ordered_link_group(tree, region)
     if ordered is None:
         return Induction(None, "the region structure has no ordered link group", trace)
-    mains, standard, kind = _main_structures(tree, region, ordered)
+    parts = separate(paths, region, ordered)
+    trace["region_parts"] = len(parts)
+    mains, standard, kind = _main_structures(tree, region, ordered, parts)
     trace.update(main=kind, main_structures=[paths.ipath(m) for m in mains])
     if not standard:
         return Induction(None, "the main structure has no standard link group", trace)
@@ -123,7 +131,7 @@ def induce_wrapper(first: Page, second: Page) -> Induction:
         main_rpath=paths.rpath(mains[0]), count=len(mains),
         link_rpath=paths.relative_rpath(standard[0], mains[0]), info_rpath=info_rpath,
         link_terminated=info_rpath.rsplit(".", 1)[-1] == "a",
-        sources=[first.url, second.url])
+        sources=[first.url, second.url if second is not None else None])
     logger.debug("psnt wrapper %s (%s)", wrapper.notation(), trace)
     return Induction(wrapper, None, trace)
 
@@ -132,11 +140,10 @@ def _link_key(page: Page, row: int) -> tuple[str, str]:
     return link_href(page.nodes.elements[row]) or "", normalise_space(page.nodes.inner_text(row))
 
 
-def _remove_shared_links(first: Page, second: Page) -> tuple[_Tree, int]:
+def _remove_shared_links(first: Page, second: Page | None) -> tuple[_Tree, int]:
     """Paper 3.1: drop from ``first`` every link ``second`` also has (same href, same text)."""
     paths = TagPaths(first)
-    other = TagPaths(second)
-    shared = {_link_key(second, row) for row in other.links}
+    shared = set() if second is None else {_link_key(second, r) for r in TagPaths(second).links}
     kept, keep = [], np.ones(len(first.nodes), dtype=bool)
     for row in paths.links:
         if _link_key(first, row) in shared:
@@ -220,10 +227,10 @@ def separate(paths: TagPaths, structure: int, links: list[int]) -> list[int]:
     return parts + pending
 
 
-def _main_structures(tree: _Tree, region: int, ordered: list[int]
+def _main_structures(tree: _Tree, region: int, ordered: list[int], parts: list[int]
                      ) -> tuple[list[int], list[int], str]:
-    """Paper 3.3.2 and 3.4: (main structures, standard link group, which case)."""
-    parts = separate(tree.paths, region, ordered)
+    """Paper 3.3.2 and 3.4: (main structures, standard link group, which case) from the parts
+    of the region separated by its ordered link group."""
     largest = max(parts, key=lambda r: int(tree.chars[r]))
     if tree.chars[largest] > MAIN_SHARE * tree.total:
         standard = _ordered_link_group(tree, largest) or []

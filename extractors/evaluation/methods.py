@@ -98,6 +98,31 @@ def run_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
                            "apply": (t3 - t2) * 1e3}}
 
 
+def run_psnt_single(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """PSNT's structure analysis on the page alone (no shared-link removal): an ablation showing
+    what the second page contributes, and a fallback for pages without one. Not the paper's
+    setting."""
+    import time
+
+    from extractors import parse_page
+    from extractors.psnt import apply_wrapper, induce_wrapper
+
+    t0 = time.perf_counter()
+    page = parse_page(html, url=url)
+    t1 = time.perf_counter()
+    induced = induce_wrapper(page, None)
+    t2 = time.perf_counter()
+    if induced.wrapper is None:
+        return {"records": [], "outcome": f"no wrapper: {induced.reason}",
+                "timings_ms": {"parse": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3}}
+    applied = apply_wrapper(induced.wrapper, page)
+    t3 = time.perf_counter()
+    return {"records": [r.to_dict() for r in applied.records],
+            "outcome": "records" if applied.records else f"no records: {applied.reason}",
+            "timings_ms": {"parse": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3,
+                           "apply": (t3 - t2) * 1e3}}
+
+
 def run_all_links(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     """Baseline for records: every link of the page (an ``<a>`` leading to another document)."""
     from extractors import parse_page
@@ -130,6 +155,9 @@ def method_specs() -> dict[str, MethodSpec]:
                    sibling_types=("list",),
                    description="PSNT wrapper (paper 004) induced with another list page of the "
                                "group, applied to the page"),
+        MethodSpec("psnt_single", run_psnt_single, frozenset({"records"}),
+                   description="ablation: PSNT on the page alone, no shared-link removal (not "
+                               "the paper's setting)"),
         MethodSpec("all_links", run_all_links, frozenset({"records"}),
                    description="baseline: every link of the page is a record"),
     )
@@ -144,7 +172,7 @@ def resolve_methods(names: str | list[str]) -> list[MethodSpec]:
     >>> resolve_methods("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, lcs, psnt
+    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, lcs, psnt, psnt_single
     """
     specs = method_specs()
     wanted = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]

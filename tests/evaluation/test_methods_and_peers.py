@@ -9,7 +9,7 @@ from extractors.evaluation.runner import peer_tool
 
 
 def test_unknown_method_lists_the_known_ones():
-    with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, lcs, psnt"):
+    with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, lcs, psnt, psnt_single"):
         methods.resolve_methods("attenuation,bogus")
 
 
