@@ -199,3 +199,19 @@ def test_identical_copies_give_no_wrapper():
     assert first.read_bytes() == second.read_bytes()
     induced = induce_wrapper(parse_page(first.read_bytes()), parse_page(second.read_bytes()))
     assert induced.wrapper is None and "share all their" in induced.reason
+
+
+def test_dates_and_authors_are_read_inside_each_record():
+    # 36kr (gerapy_listdetail, pinned in list_records): the gold gives each record's date as
+    # printed ("20分钟前") and its author; the page has no second list page, so page alone
+    folder = PAIRS.parent / "list_records"
+    lines = (folder / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    line = next(g for g in map(json.loads, lines) if g["id"].endswith("list/36kr_com.html"))
+    target = parse_page((folder / line["file"]).read_bytes())
+    records = apply_wrapper(induce_wrapper(target, None).wrapper, target).records
+    gold_records = {g["href"]: g for g in line["records"]}
+    assert len(records) == len(gold_records) == 30
+    for record in records:
+        assert record.date == gold_records[record.url]["date"]
+        assert record.authors == [gold_records[record.url]["author"]]
+        assert record.to_dict()["published"] == record.date
