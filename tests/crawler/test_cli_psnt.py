@@ -7,8 +7,8 @@ from pathlib import Path
 
 from tests.crawler.demo_helpers import newscrawl
 
-PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "eval" / "list_pairs" / "pages"
-FIRST, SECOND = PAIR / "00003.html", PAIR / "00002.html"  # wcxb_dev 0652 and 0651
+PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "psnt"  # sources in SOURCES.md there
+FIRST, SECOND = PAIR / "wcxb_dev-0652.html", PAIR / "wcxb_dev-0651.html"
 URLS = ("https://www.ifixit.com/Parts/iPhone", "https://www.ifixit.com/Parts")
 
 

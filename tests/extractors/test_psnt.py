@@ -14,21 +14,20 @@ from extractors.evaluation.listmetrics import record_counts
 from extractors.page import Page
 from extractors.psnt import Wrapper, apply_wrapper, induce_wrapper
 
-# list pages of same-template pairs, pinned for the quality gate (sources in ../SOURCES.md there)
-PAIRS = Path(__file__).resolve().parents[1] / "fixtures" / "eval" / "list_pairs"
+EVAL = Path(__file__).resolve().parents[1] / "fixtures" / "eval"  # pinned sets of the gate
 SINGLES = Path(__file__).resolve().parents[1] / "fixtures" / "psnt"  # sources in SOURCES.md there
 DATA = Path(os.environ.get("NEWSCRAWL_DATA", "~/.cache/newsdata")).expanduser()
 
 
 @cache
 def gold(name: str) -> dict:
-    """The gold line of the pinned page whose source id is ``name`` (``wcxb_dev/0651``)."""
-    lines = (PAIRS / "gold.jsonl").read_text(encoding="utf-8").splitlines()
-    return next(g for g in map(json.loads, lines) if g["id"] == name)
+    """The gold line of the fixture page ``name`` (``wcxb_dev-0651.html``)."""
+    lines = (SINGLES / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    return next(g for g in map(json.loads, lines) if g["file"] == name)
 
 
 def page(name: str) -> Page:
-    return parse_page((PAIRS / gold(name)["file"]).read_bytes(), url=gold(name).get("url"))
+    return parse_page((SINGLES / name).read_bytes(), url=gold(name).get("url"))
 
 
 def scores(records, name: str) -> tuple[int, int, int]:
@@ -41,7 +40,7 @@ def scores(records, name: str) -> tuple[int, int, int]:
 
 @pytest.fixture(scope="module")
 def ifixit() -> tuple[Page, Page]:
-    return page("wcxb_dev/0652"), page("wcxb_dev/0651")
+    return page("wcxb_dev-0652.html"), page("wcxb_dev-0651.html")
 
 
 def test_induction_on_a_real_pair_finds_the_product_grid(ifixit):
@@ -55,7 +54,7 @@ def test_induction_on_a_real_pair_finds_the_product_grid(ifixit):
 
 def test_wrapper_extracts_every_gold_record_of_both_pages(ifixit):
     w = induce_wrapper(*ifixit).wrapper
-    for name in ("wcxb_dev/0652", "wcxb_dev/0651"):  # the second was not induced from
+    for name in ("wcxb_dev-0652.html", "wcxb_dev-0651.html"):  # the second was not induced from
         found = apply_wrapper(w, page(name))
         assert found.reason is None
         assert scores(found.records, name) == (24, 24, 24)
@@ -204,7 +203,7 @@ def test_identical_copies_give_no_wrapper():
 def test_dates_and_authors_are_read_inside_each_record():
     # 36kr (gerapy_listdetail, pinned in list_records): the gold gives each record's date as
     # printed ("20分钟前") and its author; the page has no second list page, so page alone
-    folder = PAIRS.parent / "list_records"
+    folder = EVAL / "list_records"
     lines = (folder / "gold.jsonl").read_text(encoding="utf-8").splitlines()
     line = next(g for g in map(json.loads, lines) if g["id"].endswith("list/36kr_com.html"))
     target = parse_page((folder / line["file"]).read_bytes())
