@@ -71,7 +71,13 @@ class Record:
 
 
 def base_url(page: Page) -> str | None:
-    """The URL relative links of ``page`` resolve against: its ``<base href>`` joined to its URL."""
+    """The URL relative links of ``page`` resolve against: its ``<base href>`` joined to its URL.
+
+    >>> from extractors.page import parse_page
+    >>> html = '<html><head><base href="/news/"></head><body><a href="a">x</a></body></html>'
+    >>> base_url(parse_page(html, url="https://s.com/x/y")), base_url(parse_page(html))
+    ('https://s.com/news/', '/news/')
+    """
     for href in page.root.xpath("/html/head/base/@href | /html/body//base/@href"):
         href = str(href).strip()
         if href:

@@ -120,6 +120,13 @@ def induce_wrapper(first: Page, second: Page | None) -> Induction:
     trace.update(main=kind, main_structures=[paths.ipath(m) for m in mains])
     if not standard:
         return Induction(None, "the main structure has no standard link group", trace)
+    return _wrapper_for(paths, mains, standard, [first.url, second.url if second else None], trace)
+
+
+def _wrapper_for(paths: TagPaths, mains: list[int], standard: list[int],
+                 sources: list[str | None], trace: dict) -> Induction:
+    """Paper 3.5 and 3.6.1: the information structures of each main structure, then the
+    wrapper; checked to survive its own JSON round trip (tag names it cannot write are refused)."""
     infos = [_information_structures(paths, m, [s for s in standard if paths.contains(m, s)])
              for m in mains]
     rel = Counter(paths.relative_rpath(z, m) for m, zs in zip(mains, infos, strict=True) for z in zs)
@@ -130,8 +137,11 @@ def induce_wrapper(first: Page, second: Page | None) -> Induction:
     wrapper = Wrapper(
         main_rpath=paths.rpath(mains[0]), count=len(mains),
         link_rpath=paths.relative_rpath(standard[0], mains[0]), info_rpath=info_rpath,
-        link_terminated=info_rpath.rsplit(".", 1)[-1] == "a",
-        sources=[first.url, second.url if second is not None else None])
+        link_terminated=info_rpath.rsplit(".", 1)[-1] == "a", sources=sources)
+    try:
+        Wrapper.from_json(wrapper.to_json())
+    except ValueError as exc:
+        return Induction(None, f"the wrapper cannot be written: {exc}", trace)
     logger.debug("psnt wrapper %s (%s)", wrapper.notation(), trace)
     return Induction(wrapper, None, trace)
 
