@@ -31,13 +31,29 @@ Readings taken where the paper is silent (also in algorithms.md's spirit: say so
   that group has a duplicate at all; otherwise nothing would be left, or nothing is duplicated;
 - when the main structure is a set, its members must share one Rpath (the formula has one first
   part): members with another Rpath than the largest member's are left out, and the trace says so;
-- the information-structure Rpath is the most frequent one among the parts (they normally agree).
+- the information-structure Rpath is the most frequent one among the parts (they normally agree);
+- on application, an element with the main structure's Rpath that holds none of its standard links
+  (a sibling grid, a sidebar) is not a candidate main structure;
+- ``induce_wrapper(page, None)`` skips the pre-processing (one page, nothing removed): not the
+  paper's setting, offered for templates with no second page at hand.
 
 Known limit (paper 004, section 4): on a page with four or more data regions that share a link
 Rpath, the separation of the region yields four or more parts, so the main structure is the region
 itself and each *region* becomes an information structure, i.e. one "record" per region (titled by
 its first link). The code does what the paper does here; the trace names the case
 (``"main": "region"``) and the test on such a page pins it.
+
+Example (one page, so ``second=None``):
+
+>>> from extractors.page import parse_page
+>>> items = "".join(f"<li><h3><a href='/n/{i}'>Story {i}</a></h3><p>2024-05-0{i + 1}</p></li>"
+...                 for i in range(4))
+>>> page = parse_page(f"<html><body><ul>{items}</ul></body></html>", url="https://s.com/list")
+>>> wrapper = induce_wrapper(page, None).wrapper
+>>> wrapper.notation()
+'html.body.ul(1)(li.h3.a)[li]'
+>>> apply_wrapper(wrapper, page).records[0]
+Record(title='Story 0', url='https://s.com/n/0', date='2024-05-01', authors=[])
 """
 
 from __future__ import annotations

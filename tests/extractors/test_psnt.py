@@ -107,7 +107,7 @@ def test_docstring_examples(name):
     import importlib
 
     result = doctest.testmod(importlib.import_module(f"extractors.{name}"))
-    assert result.failed == 0 and result.attempted > 0 or name == "psnt"
+    assert result.failed == 0 and result.attempted > 0
 
 
 def single(name: str) -> tuple[Page, dict]:
