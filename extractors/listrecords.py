@@ -3,8 +3,9 @@
 A record (paper 004, 3.2.2: "every record holds at least one link, which points to the page the record
 is about") is given as the node-table rows and text segments it spans plus its standard link(s).
 
-- ``title``: the first standard link's text; for an image link, its ``title`` attribute or the image's
-  ``alt``; else the next standard link's.
+- ``title``: the first standard link's text, or only the text of the first heading (``h1``-``h6``)
+  inside it when the link wraps a whole card (heading, teaser, date); for an image link, its
+  ``title`` attribute or the image's ``alt``; else the next standard link's.
 - ``url``: that link's ``href`` resolved against the page URL and the page's ``<base href>``; as written
   when the page has neither.
 - ``date``: a ``<time datetime=...>`` inside the record, else the first text that matches
@@ -70,7 +71,13 @@ class Record:
 
 
 def base_url(page: Page) -> str | None:
-    """The URL relative links of ``page`` resolve against: its ``<base href>`` joined to its URL."""
+    """The URL relative links of ``page`` resolve against: its ``<base href>`` joined to its URL.
+
+    >>> from extractors.page import parse_page
+    >>> html = '<html><head><base href="/news/"></head><body><a href="a">x</a></body></html>'
+    >>> base_url(parse_page(html, url="https://s.com/x/y")), base_url(parse_page(html))
+    ('https://s.com/news/', '/news/')
+    """
     for href in page.root.xpath("/html/head/base/@href | /html/body//base/@href"):
         href = str(href).strip()
         if href:
@@ -99,8 +106,14 @@ def build_record(page: Page, rows: tuple[int, int], segments: tuple[int, int], l
     return Record(title, url, _date(page, rows, segments), _authors(page, rows, segments))
 
 
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
 def _link_title(page: Page, row: int) -> str:
     nodes = page.nodes
+    for inner in range(row + 1, int(nodes.end[row]) + 1):
+        if nodes.tag[inner] in _HEADINGS and nodes.text[inner] > 0:
+            return normalise_space(nodes.inner_text(inner))
     text = normalise_space(nodes.inner_text(row))
     if text:
         return text

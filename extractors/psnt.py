@@ -7,7 +7,8 @@
 2. region structure (3.2.3): links grouped by Rpath, groups of fewer than :data:`MIN_LINK_GROUP`
    dropped, each group's smallest common structure (the longest common prefix of its Ipaths), equal
    structures merged; among those holding more than :data:`MAIN_SHARE` of the page's characters the
-   one holding the fewest is the region structure;
+   one holding the fewest is the region structure (when none does, the smallest of their nearest
+   ancestors that does: an extension, see :func:`_region_structure`);
 3. ordered link group (3.3.1): a structure's links grouped by Rpath, groups under 4 dropped, the group
    with the most duplicated link texts dropped, the group with the largest mean link length kept;
 4. structure separation (3.3.1) of the region by its ordered link group into equipotent parts R, and
@@ -30,13 +31,29 @@ Readings taken where the paper is silent (also in algorithms.md's spirit: say so
   that group has a duplicate at all; otherwise nothing would be left, or nothing is duplicated;
 - when the main structure is a set, its members must share one Rpath (the formula has one first
   part): members with another Rpath than the largest member's are left out, and the trace says so;
-- the information-structure Rpath is the most frequent one among the parts (they normally agree).
+- the information-structure Rpath is the most frequent one among the parts (they normally agree);
+- on application, an element with the main structure's Rpath that holds none of its standard links
+  (a sibling grid, a sidebar) is not a candidate main structure;
+- ``induce_wrapper(page, None)`` skips the pre-processing (one page, nothing removed): not the
+  paper's setting, offered for templates with no second page at hand.
 
 Known limit (paper 004, section 4): on a page with four or more data regions that share a link
 Rpath, the separation of the region yields four or more parts, so the main structure is the region
 itself and each *region* becomes an information structure, i.e. one "record" per region (titled by
 its first link). The code does what the paper does here; the trace names the case
 (``"main": "region"``) and the test on such a page pins it.
+
+Example (one page, so ``second=None``):
+
+>>> from extractors.page import parse_page
+>>> items = "".join(f"<li><h3><a href='/n/{i}'>Story {i}</a></h3><p>2024-05-0{i + 1}</p></li>"
+...                 for i in range(4))
+>>> page = parse_page(f"<html><body><ul>{items}</ul></body></html>", url="https://s.com/list")
+>>> wrapper = induce_wrapper(page, None).wrapper
+>>> wrapper.notation()
+'html.body.ul(1)(li.h3.a)[li]'
+>>> apply_wrapper(wrapper, page).records[0]
+Record(title='Story 0', url='https://s.com/n/0', date='2024-05-01', authors=[])
 """
 
 from __future__ import annotations
@@ -92,25 +109,40 @@ class _Tree:
     total: int
 
 
-def induce_wrapper(first: Page, second: Page) -> Induction:
-    """Induce a wrapper from two pages of one template (see the module docstring)."""
+def induce_wrapper(first: Page, second: Page | None) -> Induction:
+    """Induce a wrapper from two pages of one template (see the module docstring).
+
+    ``second=None`` skips the pre-processing (no shared links removed): not the paper's setting,
+    for a page whose template has no second page at hand; the trace says
+    ``"shared_links_removed": None``.
+    """
     tree, removed = _remove_shared_links(first, second)
-    trace: dict = {"links": len(tree.links) + removed, "shared_links_removed": removed,
+    trace: dict = {"links": len(tree.links) + removed,
+                   "shared_links_removed": removed if second is not None else None,
                    "characters": tree.total}
     if tree.total == 0:
         return Induction(None, "the page holds no text once the shared links are removed", trace)
-    region = _region_structure(tree)
+    region, rule = _region_structure(tree)
     if region is None:
         return Induction(None, _no_region_reason(tree, removed), trace)
     paths = tree.paths
-    trace["region"] = paths.ipath(region)
+    trace.update(region=paths.ipath(region), region_rule=rule)
     ordered = _ordered_link_group(tree, region)
     if ordered is None:
         return Induction(None, "the region structure has no ordered link group", trace)
-    mains, standard, kind = _main_structures(tree, region, ordered)
+    parts = separate(paths, region, ordered)
+    trace["region_parts"] = len(parts)
+    mains, standard, kind = _main_structures(tree, region, ordered, parts)
     trace.update(main=kind, main_structures=[paths.ipath(m) for m in mains])
     if not standard:
         return Induction(None, "the main structure has no standard link group", trace)
+    return _wrapper_for(paths, mains, standard, [first.url, second.url if second else None], trace)
+
+
+def _wrapper_for(paths: TagPaths, mains: list[int], standard: list[int],
+                 sources: list[str | None], trace: dict) -> Induction:
+    """Paper 3.5 and 3.6.1: the information structures of each main structure, then the
+    wrapper; checked to survive its own JSON round trip (tag names it cannot write are refused)."""
     infos = [_information_structures(paths, m, [s for s in standard if paths.contains(m, s)])
              for m in mains]
     rel = Counter(paths.relative_rpath(z, m) for m, zs in zip(mains, infos, strict=True) for z in zs)
@@ -121,8 +153,11 @@ def induce_wrapper(first: Page, second: Page) -> Induction:
     wrapper = Wrapper(
         main_rpath=paths.rpath(mains[0]), count=len(mains),
         link_rpath=paths.relative_rpath(standard[0], mains[0]), info_rpath=info_rpath,
-        link_terminated=info_rpath.rsplit(".", 1)[-1] == "a",
-        sources=[first.url, second.url])
+        link_terminated=info_rpath.rsplit(".", 1)[-1] == "a", sources=sources)
+    try:
+        Wrapper.from_json(wrapper.to_json())
+    except ValueError as exc:
+        return Induction(None, f"the wrapper cannot be written: {exc}", trace)
     logger.debug("psnt wrapper %s (%s)", wrapper.notation(), trace)
     return Induction(wrapper, None, trace)
 
@@ -131,11 +166,10 @@ def _link_key(page: Page, row: int) -> tuple[str, str]:
     return link_href(page.nodes.elements[row]) or "", normalise_space(page.nodes.inner_text(row))
 
 
-def _remove_shared_links(first: Page, second: Page) -> tuple[_Tree, int]:
+def _remove_shared_links(first: Page, second: Page | None) -> tuple[_Tree, int]:
     """Paper 3.1: drop from ``first`` every link ``second`` also has (same href, same text)."""
     paths = TagPaths(first)
-    other = TagPaths(second)
-    shared = {_link_key(second, row) for row in other.links}
+    shared = set() if second is None else {_link_key(second, r) for r in TagPaths(second).links}
     kept, keep = [], np.ones(len(first.nodes), dtype=bool)
     for row in paths.links:
         if _link_key(first, row) in shared:
@@ -150,6 +184,8 @@ def _remove_shared_links(first: Page, second: Page) -> tuple[_Tree, int]:
 
 
 def _no_region_reason(tree: _Tree, removed: int) -> str:
+    if removed and not tree.links:
+        return f"the two pages share all their {removed} links (the same page twice?)"
     if not _link_groups(tree, tree.links):
         why = f"no {MIN_LINK_GROUP} or more links share an Rpath"
         return why + (f" once the {removed} links both pages share are removed" if removed else "")
@@ -164,11 +200,30 @@ def _link_groups(tree: _Tree, links: list[int]) -> list[list[int]]:
     return [g for g in groups.values() if len(g) >= MIN_LINK_GROUP]
 
 
-def _region_structure(tree: _Tree) -> int | None:
-    """Paper 3.2.3 steps 1-6: the smallest group structure holding over half the characters."""
+def _region_structure(tree: _Tree) -> tuple[int | None, str]:
+    """Paper 3.2.3 steps 1-6: the smallest group structure holding over half the characters.
+
+    When no group structure does (the paper assumes one does; a grid whose text is 49 % of the
+    page is a real case), the smallest of their nearest ancestors that does is taken, and the
+    second value says so (``"ancestor"``); ``(None, ...)`` when there is no link group at all.
+    """
     structures = {tree.paths.smallest_common(*group) for group in _link_groups(tree, tree.links)}
-    big = [s for s in structures if tree.chars[s] > MAIN_SHARE * tree.total]
-    return min(big, key=lambda s: (int(tree.chars[s]), -s)) if big else None
+    if not structures:
+        return None, "no link group"
+    half = MAIN_SHARE * tree.total
+    big = [s for s in structures if tree.chars[s] > half]
+    if big:
+        return min(big, key=lambda s: (int(tree.chars[s]), -s)), "paper"
+    parent = tree.paths.nodes.parent
+    lifted = set()
+    for row in structures:
+        while row >= 0 and tree.chars[row] <= half:
+            row = int(parent[row])
+        if row >= 0:
+            lifted.add(row)
+    if not lifted:
+        return None, "no structure holds more than half of the page's characters"
+    return min(lifted, key=lambda s: (int(tree.chars[s]), -s)), "ancestor"
 
 
 def _ordered_link_group(tree: _Tree, structure: int) -> list[int] | None:
@@ -198,10 +253,10 @@ def separate(paths: TagPaths, structure: int, links: list[int]) -> list[int]:
     return parts + pending
 
 
-def _main_structures(tree: _Tree, region: int, ordered: list[int]
+def _main_structures(tree: _Tree, region: int, ordered: list[int], parts: list[int]
                      ) -> tuple[list[int], list[int], str]:
-    """Paper 3.3.2 and 3.4: (main structures, standard link group, which case)."""
-    parts = separate(tree.paths, region, ordered)
+    """Paper 3.3.2 and 3.4: (main structures, standard link group, which case) from the parts
+    of the region separated by its ordered link group."""
     largest = max(parts, key=lambda r: int(tree.chars[r]))
     if tree.chars[largest] > MAIN_SHARE * tree.total:
         standard = _ordered_link_group(tree, largest) or []
@@ -227,17 +282,13 @@ def _information_structures(paths: TagPaths, main: int, standard: list[int]) -> 
 def apply_wrapper(wrapper: Wrapper, page: Page) -> Application:
     """The records ``wrapper`` finds on ``page`` (paper 3.6.2); see the module docstring."""
     paths = TagPaths(page)
-    mains = paths.rows_with_rpath(wrapper.main_rpath)
+    mains = _find_main_structures(wrapper, paths)
     if not mains:
         return Application([], f"no main structure ({wrapper.main_rpath} not on the page)")
-    if len(mains) != wrapper.count:
-        mains = sorted(sorted(mains, key=lambda m: -int(page.nodes.text[m]))[:wrapper.count])
     base = base_url(page)
     records: list[Record] = []
     found_links = False
-    for main in mains:
-        links = [r for r in paths.rows_with_rpath(f"{wrapper.main_rpath}.{wrapper.link_rpath}", main)
-                 if link_href(page.nodes.elements[r]) is not None]
+    for main, links in mains:
         found_links = found_links or bool(links)
         spans = (_link_runs(page, main, links) if wrapper.link_terminated
                  else _info_spans(paths, f"{wrapper.main_rpath}.{wrapper.info_rpath}", main, links))
@@ -250,6 +301,26 @@ def apply_wrapper(wrapper: Wrapper, page: Page) -> Application:
     if not records:
         return Application([], "no information structure holds a standard link")
     return Application(records, None)
+
+
+def _find_main_structures(wrapper: Wrapper, paths: TagPaths) -> list[tuple[int, list[int]]]:
+    """The main structures by the wrapper's first part, each with its standard links.
+
+    When the count differs from N, the N holding the most characters are taken (paper 3.6.2),
+    among those holding a standard link when some do: elements sharing the main structure's Rpath
+    but not its inner structure (a sibling grid, a sidebar) cannot be main structures.
+    """
+    link_rpath = f"{wrapper.main_rpath}.{wrapper.link_rpath}"
+    found = []
+    for main in paths.rows_with_rpath(wrapper.main_rpath):
+        links = [r for r in paths.rows_with_rpath(link_rpath, main)
+                 if link_href(paths.nodes.elements[r]) is not None]
+        found.append((main, links))
+    if len(found) != wrapper.count:
+        holding = [f for f in found if f[1]] or found
+        text = paths.nodes.text
+        found = sorted(sorted(holding, key=lambda f: -int(text[f[0]]))[:wrapper.count])
+    return found
 
 
 def _info_spans(paths: TagPaths, info_rpath: str, main: int, links: list[int]):
