@@ -51,24 +51,24 @@ class RecordBoard:
     """List pages whose records the spider awaits, by URL."""
 
     def __init__(self) -> None:
-        self._waiting: dict[str, Deferred[list[str]]] = {}
+        self._waiting: dict[str, Deferred[list[str] | None]] = {}
 
     def __len__(self) -> int:
         return len(self._waiting)
 
-    def expect(self, url: str, timeout: float) -> Deferred[list[str]]:
-        """A Deferred firing with the record URLs of list page ``url`` (``[]`` after ``timeout`` s;
-        0 = no timeout)."""
-        waiter: Deferred[list[str]] = Deferred(lambda d: None)
+    def expect(self, url: str, timeout: float) -> Deferred[list[str] | None]:
+        """A Deferred firing with the record URLs of list page ``url`` (None after ``timeout`` s:
+        no answer came; 0 = no timeout)."""
+        waiter: Deferred[list[str] | None] = Deferred(lambda d: None)
         self._waiting[url] = waiter
         waiter.addBoth(self._forget, url, waiter)
         if timeout > 0:
             from twisted.internet import reactor
 
-            waiter.addTimeout(timeout, reactor, onTimeoutCancel=lambda *_: [])
+            waiter.addTimeout(timeout, reactor, onTimeoutCancel=lambda *_: None)
         return waiter
 
-    def _forget(self, result: Any, url: str, waiter: Deferred[list[str]]) -> Any:
+    def _forget(self, result: Any, url: str, waiter: Deferred[list[str] | None]) -> Any:
         if self._waiting.get(url) is waiter:
             del self._waiting[url]
         return result

@@ -89,7 +89,13 @@ records 160, records_requested 150, drifted 1'
     if none:
         parts[-1] += " (" + ", ".join(f"{k} {v}" for k, v in none.items()) + ")"
     parts.append(f"records {wrappers.get('records', 0)}")
-    others = ("records_requested", "record_duplicate", "drifted", "store_errors")
+    others = (
+        "records_requested",
+        "record_duplicate",
+        "records_wait_timeout",
+        "drifted",
+        "store_errors",
+    )
     parts += [f"{k} {wrappers[k]}" for k in others if wrappers.get(k)]
     return ", ".join(parts)
 

@@ -166,6 +166,9 @@ class NewsSpider(scrapy.Spider):
         for output in head:
             yield output
         records = await maybe_deferred_to_future(waiter)
+        if records is None:  # NEWSCRAWL_RECORDS_WAIT passed without an answer from the pipeline
+            self.count("wrappers/records_wait_timeout")
+            records = []
         if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
             records = []  # past DEPTH_LIMIT: the depth middleware would drop them
         site = site_of(response.url)

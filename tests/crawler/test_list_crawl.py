@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -43,9 +44,11 @@ def gold_paths(name: str) -> list[str]:
 
 class Handler(BaseHTTPRequestHandler):
     log: list[tuple[str, str | None]] = []
+    slow: dict[str, float] = {}  # path -> seconds before answering
 
     def do_GET(self) -> None:
         self.log.append((self.path, self.headers.get("Referer")))
+        time.sleep(self.slow.get(self.path, 0))
         body = LISTS.get(self.path)
         if body is None and self.path.startswith("/products/"):
             body = ARTICLES[zlib.crc32(self.path.encode()) % len(ARTICLES)]
@@ -70,12 +73,13 @@ def site() -> Iterator[str]:
     server.server_close()
 
 
-def crawl(site: str, out: Path) -> tuple[list[tuple[str, str | None]], dict, str]:
+def crawl(site: str, out: Path, *settings: str) -> tuple[list[tuple[str, str | None]], dict, str]:
     Handler.log = []
     result = newscrawl(
         "crawl", f"{site}/Parts?p=1", "--out", str(out), "--no-autothrottle",
         "--progress-interval", "0", "--depth", "1",
         "-s", "CONCURRENT_REQUESTS=1", "-s", "NEWSCRAWL_SIBLING_WAIT=20",
+        *[a for s in settings for a in ("-s", s)],
     )
     assert result.returncode == 0, result.stdout + result.stderr
     return list(Handler.log), json.loads((out / "summary.json").read_text()), result.stdout
@@ -132,3 +136,19 @@ def test_first_run_induces_and_the_second_reloads_the_stored_wrapper(runs: dict)
     assert second["siblings"]["none/not_needed"] == 2
     assert "wrappers:        induced " in first_text
     assert "wrappers:        induced 0," in second_text
+
+
+def test_links_go_on_when_the_records_do_not_come_in_time(site: str, tmp_path: Path) -> None:
+    # The sibling answers after 3 s; the list page waits for it (up to 20 s), but its links wait
+    # only 1 s for its records, then go on at the normal priority.
+    Handler.slow = {"/Parts?p=2": 3.0}
+    try:
+        log, summary, _ = crawl(site, tmp_path / "out", "NEWSCRAWL_RECORDS_WAIT=1")
+    finally:
+        Handler.slow = {}
+    assert summary["wrappers"]["records_wait_timeout"] >= 1
+    assert "records_requested" not in summary["wrappers"]
+    paths = [path for path, _ in log]
+    assert set(gold_paths("wcxb_dev-0651.html")) <= set(paths)  # crawled as ordinary links
+    (first,) = [i for i in jsonl_items(tmp_path / "out") if i["url"].endswith("/Parts?p=1")]
+    assert len(first["records"]) == 24  # the item itself is complete
