@@ -8,20 +8,24 @@ is about") is given as the node-table rows and text segments it spans plus its s
   ``title`` attribute or the image's ``alt``; else the next standard link's.
 - ``url``: that link's ``href`` resolved against the page URL and the page's ``<base href>``; as written
   when the page has neither.
-- ``date``: a ``<time datetime=...>`` inside the record, else the first text that matches
-  :data:`DATE_PATTERNS`, returned as found in the page. Recognised: ``2024-01-31``, ``2024/1/31``,
-  ``2024.01.31`` (optionally followed by a time ``12:30[:45]``), ``2024年1月31日`` (time optional),
-  ``01-31 12:30`` and ``1月31日 12:30`` (month-day with a time, common on Chinese list pages),
-  ``31/01/2024`` and ``01/31/2024`` (returned as written, not disambiguated), ``31 January 2024``,
-  ``Jan 31, 2024``, ``January 31 2024``, and relative ages ``3 hours ago``, ``5分钟前``/``2小时前``/
-  ``3天前``, ``昨天``/``今天`` (with an optional time).
-- ``authors``: the text of elements inside the record whose class, id, ``rel`` or ``itemprop`` says
-  ``author`` or ``byline`` (a leading "By" removed), else a ``作者：NAME`` segment; none otherwise.
+- ``date``: the text of a ``<time>`` element inside the record as printed (its ``datetime``
+  attribute when it prints nothing), else the first text that matches :data:`DATE_PATTERNS`,
+  returned as found in the page. Recognised: ``2024-01-31``, ``2024/1/31``, ``2024.01.31``
+  (optionally followed by a time ``12:30[:45]``), ``2024年1月31日`` (time optional), ``01-31 12:30``
+  and ``1月31日 12:30`` (month-day with a time, common on Chinese list pages), ``31/01/2024``,
+  ``01/31/2024`` and ``31.01.2024`` (returned as written, not disambiguated), ``31 January 2024``,
+  ``Jan 31, 2024``, ``January 31 2024``, and relative ages ``3 hours ago``, ``14m ago``, ``2h ago``,
+  ``5分钟前``/``2小时前``/``3天前``, ``昨天``/``今天`` (with an optional time).
+- ``authors``: the text of the innermost elements inside the record whose class, id, ``rel`` or
+  ``itemprop`` says ``author`` or ``byline`` (a leading "By" removed; a byline box that also holds
+  the date yields its inner author element), else a ``作者：NAME`` segment; none otherwise.
 
 >>> DATE_PATTERNS.search("Posted 2024年3月5日 10:20 by X").group(0)
 '2024年3月5日 10:20'
 >>> DATE_PATTERNS.search("Updated Jan 5, 2024").group(0), DATE_PATTERNS.search("3 hours ago").group(0)
 ('Jan 5, 2024', '3 hours ago')
+>>> DATE_PATTERNS.search("14m ago").group(0), DATE_PATTERNS.search("am 22.05.2019").group(0)
+('14m ago', '22.05.2019')
 """
 
 from __future__ import annotations
@@ -44,9 +48,11 @@ DATE_PATTERNS = re.compile("|".join((
     rf"(?<!\d)\d{{1,2}}\s*月\s*\d{{1,2}}\s*日{_TIME}?",
     rf"(?<![\d-])(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01]){_TIME}",
     r"\b\d{1,2}/\d{1,2}/(?:19|20)\d\d\b",
+    r"\b\d{1,2}\.\d{1,2}\.(?:19|20)\d\d\b",
     rf"\b\d{{1,2}}\s+{_MONTHS}\s+(?:19|20)\d\d\b",
     rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d\b",
     r"\b\d{1,3}\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b",
+    r"\b\d{1,3}\s?(?:s|m|h|d|w|min|mins|hr|hrs)\s+ago\b",
     r"\d{1,3}\s*(?:秒|分钟|小时|天|周|个月|年)前",
     rf"(?:昨天|今天|前天){_TIME}?",
 )), re.IGNORECASE)
@@ -128,7 +134,8 @@ def _date(page: Page, rows: tuple[int, int], segments: tuple[int, int]) -> str |
     nodes = page.nodes
     for row in range(rows[0], rows[1] + 1):
         if nodes.tag[row] == "time":
-            value = (nodes.elements[row].get("datetime") or "").strip()
+            printed = normalise_space(nodes.inner_text(row))
+            value = printed or (nodes.elements[row].get("datetime") or "").strip()
             if value:
                 return value
     for text in nodes.seg_text[segments[0]:segments[1]]:
@@ -140,19 +147,21 @@ def _date(page: Page, rows: tuple[int, int], segments: tuple[int, int]) -> str |
 
 def _authors(page: Page, rows: tuple[int, int], segments: tuple[int, int]) -> list[str]:
     nodes = page.nodes
-    found: list[str] = []
-    row, stop = rows[0], rows[1]
-    while row <= stop:
+    marked = []
+    for row in range(rows[0], rows[1] + 1):
         element = nodes.elements[row]
         marks = " ".join((nodes.classes[row], nodes.ident[row], element.get("rel") or "",
                           element.get("itemprop") or ""))
         if _AUTHOR_MARK.search(marks):
-            name = _BY.sub("", normalise_space(nodes.inner_text(row)))
-            if name and name not in found:
-                found.append(name)
-            row = int(nodes.end[row]) + 1  # a byline's inner elements are the same name
-            continue
-        row += 1
+            marked.append(row)
+    # the innermost marked elements: a byline box also holds the date and the comment count
+    innermost = [r for i, r in enumerate(marked)
+                 if not any(r < other <= nodes.end[r] for other in marked[i + 1:])]
+    found: list[str] = []
+    for row in innermost:
+        name = _BY.sub("", normalise_space(nodes.inner_text(row)))
+        if name and name not in found:
+            found.append(name)
     if not found:
         for text in nodes.seg_text[segments[0]:segments[1]]:
             match = _ZH_AUTHOR.search(text)

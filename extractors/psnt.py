@@ -120,8 +120,11 @@ def induce_wrapper(first: Page, second: Page | None) -> Induction:
     trace: dict = {"links": len(tree.links) + removed,
                    "shared_links_removed": removed if second is not None else None,
                    "characters": tree.total}
+    if removed and not tree.links:
+        return Induction(None, _no_region_reason(tree, removed), trace)
     if tree.total == 0:
-        return Induction(None, "the page holds no text once the shared links are removed", trace)
+        return Induction(None, "the page holds no text" + (
+            " once the shared links are removed" if removed else ""), trace)
     region, rule = _region_structure(tree)
     if region is None:
         return Induction(None, _no_region_reason(tree, removed), trace)

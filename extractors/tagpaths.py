@@ -129,7 +129,10 @@ class TagPaths:
         return row
 
     def child_towards(self, ancestor: int, row: int) -> int:
-        """The child of ``ancestor`` whose structure holds ``row`` (``row`` itself if a child)."""
+        """The child of ``ancestor`` whose structure holds ``row`` (``row`` itself if a child);
+        ValueError when ``row`` is not strictly inside ``ancestor``."""
+        if row == ancestor or not self.contains(ancestor, row):
+            raise ValueError(f"row {row} is not inside row {ancestor}")
         parent = self.nodes.parent
         while int(parent[row]) != ancestor:
             row = int(parent[row])

@@ -45,6 +45,8 @@ COLUMNS: tuple[Column, ...] = (
     ("rec P", _get("records", "precision")),
     ("rec R", _get("records", "recall")),
     ("rec F1", _get("records", "f1")),
+    ("rec date", _get("records", "date_match")),
+    ("rec auth", _get("records", "author_match")),
     ("cov pages", _get("coverable", "records", "pages")),
     ("cov F1", _get("coverable", "records", "f1")),
     ("ms med", _get("ms_median")),
