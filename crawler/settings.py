@@ -64,3 +64,12 @@ NEWSCRAWL_REDIS_URL = None
 NEWSCRAWL_SEEDS_KEY = "newscrawl:seeds"
 # A worker closes after the shared queue has been empty this many seconds; 0 = wait forever.
 NEWSCRAWL_IDLE_TIMEOUT = 0.0
+
+# PSNT wrappers of list pages (pipelines/wrappers.py, pipelines/lists.py): on by default; stored as
+# JSON files in NEWSCRAWL_WRAPPER_DIR (default: <NEWSCRAWL_JSONL_DIR>/wrappers), or in the Redis hash
+# NEWSCRAWL_WRAPPER_KEY in distributed mode. A list page's links wait at most NEWSCRAWL_RECORDS_WAIT
+# seconds for its records (requested first, see crawler/spiders/news.py).
+NEWSCRAWL_WRAPPERS_ENABLED = True
+NEWSCRAWL_WRAPPER_DIR = None
+NEWSCRAWL_WRAPPER_KEY = "newscrawl:wrappers"
+NEWSCRAWL_RECORDS_WAIT = 90.0

@@ -20,16 +20,50 @@ is chosen by, in this order:
 'https://a.org/news/business-38651816'
 >>> choose_sibling_link("https://a.org/news/rain-in-spain", ["https://a.org/about"]) is None
 True
+
+List pages are keyed and paired by :func:`list_template_key`, a coarser key: the sections of a
+news site (``/world/``, ``/business/``) are usually one list template under different words, and
+PSNT (paper 004) needs two pages of one template, not two pages of one section.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from urllib.parse import urldefrag, urlsplit
+import re
+from collections.abc import Callable, Iterable
+from urllib.parse import urldefrag, urlsplit, urlunsplit
 
 from crawler.templates import template_key
 
-__all__ = ["choose_sibling_link", "edit_distance"]
+__all__ = ["choose_sibling_link", "edit_distance", "list_template_key"]
+
+#: A plain word segment (``news``, ``Parts``, ``world_cup``): what a section name looks like.
+_WORD = re.compile(r"[A-Za-z][A-Za-z_]*")
+#: Its shape in a list template key.
+WORD_SHAPE = "<w>"
+_PLACEHOLDER = "newscrawlsectionword"
+
+
+def list_template_key(url: str) -> str:
+    """The template key of a list page: :func:`template_key` with the last non-empty path segment,
+    when it is a plain word (a section name), shaped ``<w>``.
+
+    >>> list_template_key("https://a.org/news/"), list_template_key("https://a.org/money/")
+    ('a.org/<w>/', 'a.org/<w>/')
+    >>> list_template_key("https://www.ifixit.com/Parts/iPhone?p=2")
+    'ifixit.com/Parts/<w>?p=<n1>'
+    >>> list_template_key("https://a.org/"), list_template_key("https://a.org/news/2024/")
+    ('a.org/', 'a.org/news/<n4>/')
+    """
+    parts = urlsplit(url)
+    segments = parts.path.split("/")
+    last = max((i for i, s in enumerate(segments) if s), default=None)
+    if last is None or not _WORD.fullmatch(segments[last]):
+        return template_key(url)
+    segments[last] = _PLACEHOLDER  # a plain word: template_key keeps it as written
+    key = template_key(urlunsplit(parts._replace(path="/".join(segments))))
+    path, sep, query = key.partition("?")
+    before, _, after = path.rpartition(_PLACEHOLDER)
+    return before + WORD_SHAPE + after + sep + query
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -60,15 +94,18 @@ def _common_prefix(a: list[str], b: list[str]) -> int:
     return n
 
 
-def choose_sibling_link(url: str, links: Iterable[str]) -> str | None:
-    """The nearest same-template link of the page at ``url`` (rules in the module docstring)."""
-    key = template_key(url)
+def choose_sibling_link(
+    url: str, links: Iterable[str], key_of: Callable[[str], str] = template_key
+) -> str | None:
+    """The nearest same-template link of the page at ``url`` (rules in the module docstring);
+    ``key_of``: the template key function (:func:`list_template_key` for list pages)."""
+    key = key_of(url)
     own = urldefrag(url).url
     path = _segments(url)
     best: tuple[int, int, int] | None = None
     chosen = None
     for order, link in enumerate(links):
-        if urldefrag(link).url == own or template_key(link) != key:
+        if urldefrag(link).url == own or key_of(link) != key:
             continue
         other = _segments(link)
         rank = (-_common_prefix(path, other), edit_distance(path[-1], other[-1]), order)

@@ -1,5 +1,8 @@
 """newscrawl's Scrapy item pipelines: archive (WARC), extract, sinks (JSONL, Redis Stream).
 
+The extract pipeline's helpers live beside it: sibling pairing (``pairing``, ``siblings``,
+``sibling_hold``), list pages and their PSNT wrappers (``lists``, ``wrappers``, ``record_board``).
+
 Enable them all with ``ITEM_PIPELINES = DEFAULT_PIPELINES``; each one switches itself off
 (``NotConfigured``) when its settings say so: ``NEWSCRAWL_WARC_ENABLED = False``, no
 ``NEWSCRAWL_JSONL_DIR``, no ``NEWSCRAWL_REDIS_URL``. No work happens at import.

@@ -8,6 +8,12 @@ is logged with the URL and counted under ``newscrawl/errors/extract_exception``.
 Article pages are extracted against a same-template sibling page (LCS denoising, paper 003) found
 by :class:`pipelines.pairing.SiblingPairing`, which may hold a page until its sibling arrives; the
 news item says which sibling was used or why there was none (``extraction.sibling``).
+
+List pages (route ``list``, or an extracted ``page_type`` of ``list``) become ``NewsList`` items:
+records by a PSNT wrapper, known or induced from the page and a same-template sibling list page
+(:mod:`pipelines.lists`); a list page whose template has a known wrapper is not held for a sibling.
+The record URLs of a route-``list`` page are handed to the spider, which is waiting for them to
+request them first (:mod:`pipelines.record_board`), whatever happens to the item.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from scrapy.utils.asyncio import run_in_thread
 
 import extractors
 from extractors.errors import BadInput
+from pipelines.lists import ListOutcome, ListStage, news_list_item
 from pipelines.pairing import DISABLED, SiblingPairing, pairing_from_crawler, reason_slug
 from pipelines.siblings import StoredPage
 
@@ -45,33 +52,46 @@ class ExtractPipeline:
         crawler: Crawler,
         max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
         pairing: SiblingPairing | None = None,
+        lists: ListStage | None = None,
     ) -> None:
         self.crawler = crawler
         self.max_page_bytes = max_page_bytes
         self.pairing = pairing
+        self.lists = lists
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         limit = crawler.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES", DEFAULT_MAX_PAGE_BYTES)
-        return cls(crawler, limit, pairing_from_crawler(crawler))
+        return cls(crawler, limit, pairing_from_crawler(crawler), ListStage.from_crawler(crawler))
 
     def close_spider(self) -> None:
         if self.pairing is not None:
             self.pairing.close()
+        if self.lists is not None:
+            self.lists.close()
 
     async def process_item(self, item: Any) -> Any:
         if not (isinstance(item, dict) and item.get("kind") == "page"):
             return item
+        news = None
+        try:
+            news = await self._process_page(item)
+            return news
+        finally:  # the spider waits for a list page's records, whatever happened to it
+            if self.lists is not None and item.get("route") == "list":
+                self.lists.publish(item["url"], news)
+
+    async def _process_page(self, item: dict[str, Any]) -> dict[str, Any]:
         url, body = item["url"], item["body"]
         if len(body) > self.max_page_bytes:
             self._skip(url, "too_large", f"{len(body)} bytes > {self.max_page_bytes}")
         content_type = header_value(item.get("response_headers") or {}, "Content-Type")
-        sibling, no_sibling = (
-            await self.pairing.find(item) if self.pairing is not None else (None, DISABLED)
-        )
+        is_list = self.lists is not None and item.get("route") == "list"
+        sibling, no_sibling = await self._sibling(item, is_list)
         try:
-            result = await run_in_thread(
-                extract_page, body, url, content_type, self.max_page_bytes, sibling
+            result = await run_in_thread(  # LCS is for articles: a list page runs without it
+                extract_page, body, url, content_type, self.max_page_bytes,
+                None if is_list else sibling,
             )
         except BadInput as exc:
             self._skip(url, exc.reason, str(exc))
@@ -79,6 +99,8 @@ class ExtractPipeline:
             logger.exception("Extractor failed on %s", url)
             self._count("newscrawl/errors/extract_exception")
             raise DropItem(f"extract_exception: {url}: {type(exc).__name__}: {exc}") from exc
+        if self.lists is not None and (is_list or result.page_type == "list"):
+            return await self._news_list(item, result.to_dict(), sibling, no_sibling)
         news = news_item(item, result.to_dict())
         news["extraction"]["sibling"] = note = sibling_note(sibling, no_sibling, result.sibling)
         if note["used"]:
@@ -86,6 +108,44 @@ class ExtractPipeline:
         else:
             self._count(f"newscrawl/siblings/none/{reason_slug(note['reason'] or 'unknown')}")
         self._count(f"newscrawl/page_type/{news['page_type']}")
+        self._count("newscrawl/items_extracted")
+        return news
+
+    async def _sibling(
+        self, item: dict[str, Any], is_list: bool
+    ) -> tuple[StoredPage | None, str | None]:
+        if self.pairing is None:
+            return None, DISABLED
+        wait = not (is_list and await self.lists.has_wrapper(item.get("template_key") or ""))
+        return await self.pairing.find(item, wait=wait)
+
+    async def _news_list(
+        self,
+        item: dict[str, Any],
+        extraction: dict[str, Any],
+        sibling: StoredPage | None,
+        no_sibling: str | None,
+    ) -> dict[str, Any]:
+        try:
+            news = await self.lists.news_list(
+                item, extraction, sibling, no_sibling, self.max_page_bytes
+            )
+        except BadInput as exc:
+            self._skip(item["url"], exc.reason, str(exc))
+        except Exception as exc:  # a PSNT bug must not lose the page: no records, say why
+            logger.exception("list extraction failed on %s", item["url"])
+            self._count("newscrawl/errors/list_exception")
+            news = news_list_item(
+                item, extraction, ListOutcome([], "none", f"list extraction failed: {exc}"),
+                {"url": None if sibling is None else sibling.url, "used": False,
+                 "reason": no_sibling or "list extraction failed"},
+            )
+        note = news["extraction"]["sibling"]
+        if note["used"]:
+            self._count("newscrawl/siblings/used")
+        else:
+            self._count(f"newscrawl/siblings/none/{reason_slug(note['reason'] or 'unknown')}")
+        self._count("newscrawl/page_type/list")
         self._count("newscrawl/items_extracted")
         return news
 

@@ -9,7 +9,7 @@ through :class:`~pipelines.archive.WarcArchivePipeline` first (the raw page is a
 anything waits) and reaches :class:`~pipelines.extract.ExtractPipeline`, which asks
 :meth:`SiblingPairing.find`:
 
-1. every article page (and every page fetched as a sibling) is added to the
+1. every article and list page (and every page fetched as a sibling) is added to the
    :class:`~pipelines.siblings.SiblingStore` of its template key on arrival, *then* the store is read:
    of two pages of a new template arriving together, the later one finds the other;
 2. the newest stored page of the template, other than the page itself, is the sibling;
@@ -82,11 +82,14 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 DISABLED = "sibling pairing disabled"
-NOT_ARTICLE = "only article pages are paired"
+NOT_ARTICLE = "only article and list pages are paired"
 NO_LINK = "no same-template link on the page"
 STORE_DOWN = "sibling store unavailable"
 CLOSED = "crawl closed before a sibling arrived"
 NOT_STORED = "the template's pages were not stored"
+NOT_NEEDED = "not needed: the template has a wrapper"
+#: Routes whose pages are paired: articles (LCS denoising) and lists (PSNT wrapper induction).
+PAIRED_ROUTES = frozenset({"article", "list"})
 
 #: Stats slugs of the reasons above (``newscrawl/siblings/none/<slug>``); others are slugified.
 _SLUGS = {
@@ -97,6 +100,7 @@ _SLUGS = {
     CLOSED: "crawl_closed",
     HOLD_FULL: "hold_full",
     NOT_STORED: "not_stored",
+    NOT_NEEDED: "not_needed",
 }
 
 DEFAULT_WAIT = 30.0
@@ -138,10 +142,17 @@ class SiblingPairing:
         self._timer: Any = None
         self._polling = False
 
-    async def find(self, item: dict[str, Any]) -> tuple[StoredPage | None, str | None]:
-        """(the sibling to extract ``item`` against, None) or (None, why there is none)."""
+    async def find(
+        self, item: dict[str, Any], wait: bool = True
+    ) -> tuple[StoredPage | None, str | None]:
+        """(the sibling to extract ``item`` against, None) or (None, why there is none).
+
+        Article and list pages are paired (a list page's sibling is what a PSNT wrapper is induced
+        from); ``wait=False``: store the page and look, but never hold it (a list page whose
+        template already has a wrapper).
+        """
         key, url = item.get("template_key") or "", item["url"]
-        is_article = item.get("route") == "article"
+        is_article = item.get("route") in PAIRED_ROUTES
         if not (is_article or item.get("sibling_for")):
             return None, NOT_ARTICLE
         try:  # store first, then look: of two pages arriving together, the later one sees the other
@@ -157,6 +168,8 @@ class SiblingPairing:
             return sibling, None
         if not item.get("sibling_link"):
             return None, NO_LINK
+        if not wait:
+            return None, NOT_NEEDED
         return await self._wait(key, url, len(item["body"]))
 
     async def _store(self, key: str, item: dict[str, Any]) -> None:

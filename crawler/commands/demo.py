@@ -17,8 +17,8 @@ HELP = "serve the bundled demo site (real news pages from a WARC) and crawl it"
 DESCRIPTION = """\
 Serves the demo site (30 real news pages from the MIT-licensed cx_163 and cx_bbc datasets, generated
 index pages, a robots.txt and a few bad-input URLs, all replayed from crawler/demo/site.warc.gz) on
-127.0.0.1, crawls it with the full pipeline (WARC archive, extraction, JSONL sink), and prints a
-summary. AutoThrottle is turned off for the demo because the site is on loopback; robots.txt is obeyed.
+127.0.0.1, crawls it with the full pipeline (WARC archive, extraction, a PSNT wrapper induced from
+the two generated section pages, JSONL sink), and prints a summary. AutoThrottle is turned off for the demo because the site is on loopback; robots.txt is obeyed.
 With --serve-only it only serves the site until interrupted."""
 
 

@@ -124,14 +124,18 @@ def read_articles(data_dir: Path, dataset: str) -> list[Entry]:
     return entries
 
 
-def index_page(title: str, intro: str, links: list[tuple[str, str]]) -> bytes:
+def index_page(
+    title: str, intro: str, links: list[tuple[str, str]], nav: list[tuple[str, str]] = ()
+) -> bytes:
+    """An index page: an optional navigation bar (as news section pages have), then a list."""
     items = "\n".join(
         f'<li><a href="{html.escape(href)}">{html.escape(text)}</a></li>' for href, text in links
     )
+    bar = " ".join(f'<a href="{html.escape(href)}">{html.escape(text)}</a>' for href, text in nav)
     return (
         f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-        f"</head><body><h1>{html.escape(title)}</h1><p>{html.escape(intro)}</p>\n<ul>\n{items}\n</ul>"
-        f"</body></html>\n"
+        f"</head><body>{f'<nav>{bar}</nav>' if nav else ''}<h1>{html.escape(title)}</h1>"
+        f"<p>{html.escape(intro)}</p>\n<ul>\n{items}\n</ul></body></html>\n"
     ).encode()
 
 
@@ -187,6 +191,9 @@ def build_entries(data_dir: Path) -> list[Entry]:
     )
     sections: list[Entry] = []
     articles: list[Entry] = []
+    # Section pages link each other, as news sites' section fronts do: each has a same-template
+    # sibling link, so a PSNT wrapper is induced from the two (the shared links are navigation).
+    nav = [("/", "Home")] + [(section, f"Section {section}") for section, _, _ in DATASETS.values()]
     for dataset, (section, _, _) in DATASETS.items():
         found = read_articles(data_dir, dataset)
         articles += found
@@ -194,6 +201,7 @@ def build_entries(data_dir: Path) -> list[Entry]:
             f"Demo section {section}",
             f"Articles from the {dataset} dataset (MIT).",
             [(a.path, a.title or a.path) for a in found],
+            nav=nav,
         )
         sections.append(
             Entry(

@@ -1,7 +1,8 @@
 """ProgressLine: one line on stderr every ``NEWSCRAWL_PROGRESS_INTERVAL`` seconds while crawling.
 
-``[newscrawl] 0:01:10  120 pages fetched, 112 items written, 8 skipped, 102.9 pages/min``.
-An interval of 0 turns it off.
+``[newscrawl] 0:01:10  120 pages fetched, 112 items written, 8 skipped, 102.9 pages/min``, with
+``, 3 wrappers (2 induced, 1 re-induced), 240 records`` before the rate once list pages have been
+through PSNT. An interval of 0 turns it off.
 """
 
 from __future__ import annotations
@@ -33,7 +34,25 @@ def progress_text(stats: dict, elapsed_s: float) -> str:
     clock = str(timedelta(seconds=int(elapsed_s)))
     return (
         f"[newscrawl] {clock}  {fetched} pages fetched, {written} items written, "
-        f"{skipped} skipped, {rate:.1f} pages/min"
+        f"{skipped} skipped, {_wrappers(stats)}{rate:.1f} pages/min"
+    )
+
+
+def _wrappers(stats: dict) -> str:
+    """``"3 wrappers (2 induced, 1 re-induced), 240 records, "``, or "" before any list page.
+
+    >>> _wrappers({"newscrawl/wrappers/induced": 2, "newscrawl/wrappers/reinduced": 1,
+    ...            "newscrawl/wrappers/applied": 9, "newscrawl/wrappers/records": 240})
+    '3 wrappers (2 induced, 1 re-induced), 240 records, '
+    """
+    induced = stats.get("newscrawl/wrappers/induced", 0)
+    reinduced = stats.get("newscrawl/wrappers/reinduced", 0)
+    records = stats.get("newscrawl/wrappers/records", 0)
+    if not any(k.startswith("newscrawl/wrappers/") for k in stats):
+        return ""
+    return (
+        f"{induced + reinduced} wrappers ({induced} induced, {reinduced} re-induced), "
+        f"{records} records, "
     )
 
 

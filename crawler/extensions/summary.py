@@ -1,7 +1,9 @@
 """CrawlSummary: the end-of-crawl summary, written as ``summary.json`` in the output folder.
 
 The summary counts pages fetched, items written, items per page type, pages skipped by reason, the
-sibling pairing of extracted pages (``newscrawl/siblings/*``), the errors logged and the time taken; :func:`summary_text` renders it for the CLI.
+sibling pairing of extracted pages (``newscrawl/siblings/*``), the PSNT wrappers of list pages
+(``newscrawl/wrappers/*``), the errors logged and the time taken; :func:`summary_text` renders it
+for the CLI.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["SUMMARY_FILE", "CrawlSummary", "build_summary", "summary_text"]
+__all__ = ["SUMMARY_FILE", "CrawlSummary", "build_summary", "summary_text", "wrappers_text"]
 
 SUMMARY_FILE = "summary.json"
 
@@ -35,6 +37,7 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "page_types": _prefixed(stats, "newscrawl/page_type/"),
         "skipped": _prefixed(stats, "newscrawl/skipped/"),
         "siblings": _prefixed(stats, "newscrawl/siblings/"),
+        "wrappers": _prefixed(stats, "newscrawl/wrappers/"),
         "requests": stats.get("downloader/request_count", 0),
         "errors_logged": stats.get("log_count/ERROR", 0),
         "elapsed_seconds": round(elapsed_s, 3),
@@ -69,6 +72,34 @@ def siblings_text(siblings: dict[str, int]) -> str:
     return ", ".join(parts)
 
 
+def wrappers_text(wrappers: dict[str, int]) -> str:
+    """The wrappers line: list pages by what their wrapper did, records found and requested.
+
+    >>> wrappers_text({"induced": 2, "applied": 5, "records": 160, "records_requested": 150,
+    ...                "none/no_sibling_list_page_to_induce_a_wrapper_from": 1, "drifted": 1,
+    ...                "reinduced": 1})
+    'induced 2, reinduced 1, applied 5, none 1 (no_sibling_list_page_to_induce_a_wrapper_from 1), \
+records 160, records_requested 150, drifted 1'
+    >>> wrappers_text({})
+    'induced 0, reinduced 0, applied 0, none 0, records 0'
+    """
+    none = {k.removeprefix("none/"): v for k, v in wrappers.items() if k.startswith("none/")}
+    parts = [f"{k} {wrappers.get(k, 0)}" for k in ("induced", "reinduced", "applied")]
+    parts.append(f"none {sum(none.values())}")
+    if none:
+        parts[-1] += " (" + ", ".join(f"{k} {v}" for k, v in none.items()) + ")"
+    parts.append(f"records {wrappers.get('records', 0)}")
+    others = (
+        "records_requested",
+        "record_duplicate",
+        "records_wait_timeout",
+        "drifted",
+        "store_errors",
+    )
+    parts += [f"{k} {wrappers[k]}" for k in others if wrappers.get(k)]
+    return ", ".join(parts)
+
+
 def summary_text(summary: dict) -> str:
     """Human-readable lines for a summary dict."""
 
@@ -82,6 +113,7 @@ def summary_text(summary: dict) -> str:
             f"page types:      {counts(summary['page_types'])}",
             f"skipped/errors:  {counts(summary['skipped'])}",
             f"siblings:        {siblings_text(summary.get('siblings', {}))}",
+            f"wrappers:        {wrappers_text(summary.get('wrappers', {}))}",
             f"errors logged:   {summary['errors_logged']}",
             f"time taken:      {summary['elapsed_seconds']:.1f} s ({summary['finish_reason']})",
         ]

@@ -5,18 +5,27 @@ whitespace: ``scrapy crawl news -a start_urls=https://a.example/,https://b.examp
 (``-a seeds_file=FILE``, one URL per line, ``#`` comments) and, in distributed mode, from a Redis list
 (:mod:`crawler.scheduling.idle`). Limits are Scrapy settings: ``DEPTH_LIMIT``, ``CLOSESPIDER_PAGECOUNT``.
 
-Sibling pairing (``NEWSCRAWL_SIBLINGS_ENABLED``): every article page item carries its nearest
-same-template link (``sibling_link``, :mod:`crawler.sibling_links`); for the first article of each
-template key this spider sees, that link is requested first, with priority ``SIBLING_PRIORITY`` and
-``meta["newscrawl_sibling_for"]`` = the article's URL (the page item of its response carries it as
+Sibling pairing (``NEWSCRAWL_SIBLINGS_ENABLED``): every article and list page item carries its
+nearest same-template link (``sibling_link``, :mod:`crawler.sibling_links`; list pages are keyed by
+:func:`~crawler.sibling_links.list_template_key`, also their item's ``template_key``); for the first
+page of each template key this spider sees, that link is requested first, with priority ``SIBLING_PRIORITY`` and
+``meta["newscrawl_sibling_for"]`` = the page's URL (the page item of its response carries it as
 ``sibling_for``, so the pipeline stores it whatever its route). Links past ``DEPTH_LIMIT`` are not
 requested (Scrapy's depth middleware would drop them). The pipeline side is :mod:`pipelines.pairing`.
+
+List pages and their records (``NEWSCRAWL_WRAPPERS_ENABLED``, with the extract pipeline on): for a
+page routed ``list`` the callback yields the sibling request (list pages have same-template siblings
+too: a PSNT wrapper is induced from two of them) and the page item, then waits (bounded by
+``NEWSCRAWL_RECORDS_WAIT``) for the record URLs the extract pipeline finds with the template's PSNT
+wrapper, and requests them first, with priority ``RECORD_PRIORITY`` and the list page as referer,
+then the page's other links. Why the spider waits instead of the pipeline scheduling the records:
+:mod:`pipelines.record_board`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,22 +35,38 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.http import Request, Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.python.failure import Failure
 
 from crawler.failures import failure_reason
 from crawler.page_item import page_item, skip_reason
 from crawler.routing import route
-from crawler.sibling_links import choose_sibling_link
+from crawler.sibling_links import choose_sibling_link, list_template_key
+from crawler.templates import template_key
+from pipelines.record_board import RECORD_PRIORITY, record_board
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["SIBLING_FOR", "SIBLING_PRIORITY", "NewsSpider", "read_seeds", "site_of"]
+__all__ = [
+    "RECORD_OF",
+    "RECORD_PRIORITY",
+    "SIBLING_FOR",
+    "SIBLING_PRIORITY",
+    "NewsSpider",
+    "read_seeds",
+    "site_of",
+]
 
 #: Request meta key of a sibling request: the URL of the article it was requested for.
 SIBLING_FOR = "newscrawl_sibling_for"
 #: Priority of sibling requests: ahead of the crawl's own (0 minus depth with DEPTH_PRIORITY 1), so a
 #: held article waits for one download, not for the rest of the queue.
 SIBLING_PRIORITY = 100
+#: Request meta key of a record request: the URL of the list page whose record it is.
+RECORD_OF = "newscrawl_record_of"
+#: Default of ``NEWSCRAWL_RECORDS_WAIT``: the longest a list page's links wait for its records (the
+#: sibling wait, 30 s by default, plus time to extract; the pipeline normally answers sooner).
+DEFAULT_RECORDS_WAIT = 90.0
 #: The set of templates whose sibling was requested is forgotten past this size (memory bound).
 MAX_TEMPLATES_REMEMBERED = 100_000
 
@@ -79,6 +104,8 @@ class NewsSpider(scrapy.Spider):
         self.link_extractor = LinkExtractor()
         self.pair_siblings = True
         self.depth_limit = 0
+        self.await_records = False
+        self.records_wait = DEFAULT_RECORDS_WAIT
         self.sibling_templates: set[str] = set()  # templates whose sibling was requested
 
     @classmethod
@@ -86,6 +113,12 @@ class NewsSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.pair_siblings = crawler.settings.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True)
         spider.depth_limit = crawler.settings.getint("DEPTH_LIMIT")
+        spider.await_records = crawler.settings.getbool(
+            "NEWSCRAWL_WRAPPERS_ENABLED", True
+        ) and "pipelines.extract.ExtractPipeline" in crawler.settings.getdict("ITEM_PIPELINES")
+        spider.records_wait = crawler.settings.getfloat(
+            "NEWSCRAWL_RECORDS_WAIT", DEFAULT_RECORDS_WAIT
+        )
         crawler.signals.connect(spider.on_request_dropped, signal=signals.request_dropped)
         return spider
 
@@ -100,27 +133,58 @@ class NewsSpider(scrapy.Spider):
     def count(self, key: str) -> None:
         self.crawler.stats.inc_value(f"newscrawl/{key}")
 
-    def parse(self, response: Response) -> Iterator[dict | Request]:
+    def parse(self, response: Response) -> Iterable[dict | Request] | AsyncIterator[dict | Request]:
         self.count("pages_fetched")
         max_bytes = self.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES")
         reason = skip_reason(response, max_bytes)
         if reason is not None:
             logger.info("skipped %s: %s", response.url, reason)
             self.count(f"skipped/{reason}")
-            return
+            return []
         links = self.same_site_links(response)
         page_route = route(response.url, link_count=len(links))
+        is_list = page_route == "list"
         sibling = None
-        if self.pair_siblings and page_route == "article":
-            sibling = choose_sibling_link(response.url, links)
+        if self.pair_siblings:
+            key_of = list_template_key if is_list else template_key
+            sibling = choose_sibling_link(response.url, links, key_of=key_of)
         item = page_item(response, page_route, sibling, response.meta.get(SIBLING_FOR))
+        if is_list:  # sections of one site share a list template (crawler.sibling_links)
+            item["template_key"] = list_template_key(response.url)
         sibling_request = self.sibling_request(response, item["template_key"], sibling)
-        if sibling_request is not None:
-            yield sibling_request
-        yield item
-        for url in links:
-            if sibling_request is None or url != sibling_request.url:
-                yield self.request(url)
+        head = [sibling_request, item] if sibling_request is not None else [item]
+        if self.await_records and is_list:
+            return self.list_output(response, head, links)
+        return [*head, *self.link_requests(links, {r.url for r in head[:-1]})]
+
+    async def list_output(
+        self, response: Response, head: list[Any], links: list[str]
+    ) -> AsyncIterator[dict | Request]:
+        """The output of a list page: its sibling request and item, then (once the pipeline found
+        them) its record requests, then its other links."""
+        waiter = record_board(self.crawler).expect(response.url, self.records_wait)
+        for output in head:
+            yield output
+        records = await maybe_deferred_to_future(waiter)
+        if records is None:  # NEWSCRAWL_RECORDS_WAIT passed without an answer from the pipeline
+            self.count("wrappers/records_wait_timeout")
+            records = []
+        if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
+            records = []  # past DEPTH_LIMIT: the depth middleware would drop them
+        site = site_of(response.url)
+        done = {r.url for r in head[:-1]}
+        for url in records:
+            if site_of(url) != site or url in done:
+                continue
+            done.add(url)
+            self.count("wrappers/records_requested")
+            yield self.request(url, priority=RECORD_PRIORITY, meta={RECORD_OF: response.url})
+        for request in self.link_requests(links, done):
+            yield request
+
+    def link_requests(self, links: list[str], done: set[str]) -> list[Request]:
+        """Requests of the page's links at the normal priority, but those in ``done``."""
+        return [self.request(url) for url in links if url not in done]
 
     def sibling_request(self, response: Response, key: str, link: str | None) -> Request | None:
         """The high-priority request of ``link`` for the first article of template ``key``."""
@@ -159,3 +223,5 @@ class NewsSpider(scrapy.Spider):
             self.count("skipped/redirect_loop")
         elif SIBLING_FOR in request.meta:  # already requested or fetched: it comes (came) anyway
             self.count("siblings/request_duplicate")
+        elif RECORD_OF in request.meta:  # queued earlier at the normal priority (another page)
+            self.count("wrappers/record_duplicate")

@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--predictions", type=Path, action="append", default=[],
                         metavar="FILE.jsonl", help="score predictions made elsewhere (by id)")
     parser.add_argument("--limit", type=int, default=None, help="score the first N pages per set")
+    parser.add_argument("--only", default=None, metavar="SECTION",
+                        help="score only the pages with gold for SECTION (e.g. records); "
+                             "siblings are still chosen among all pages")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE")
     parser.add_argument("--markdown", type=Path, default=None, metavar="FILE")
     parser.add_argument("--check-floors", type=Path, default=None, metavar="FLOORS.json",
@@ -111,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the evaluation the arguments describe; 0 on success, 1 on a gate failure, 2 on misuse."""
     try:
         tools = build_tools(args)
-        datasets: list[Dataset] = [load_dataset(resolve_dataset_dir(d), args.limit)
+        datasets: list[Dataset] = [load_dataset(resolve_dataset_dir(d), args.limit, args.only)
                                    for d in args.datasets]
     except (ValueError, OSError) as exc:
         print(f"newscrawl eval: {exc}", file=sys.stderr)

@@ -9,7 +9,12 @@ Sibling rule (for methods that compare a page with a same-template page): among 
 of the same non-null ``group``, keep those with a compatible gold ``page_type`` (the same type;
 for a ``list`` page a ``list`` or ``nonarticle`` page; any page when the type is unknown) and take
 the nearest in file order (smallest distance of positions in ``gold.jsonl``; on a tie the
-earlier one). No group or no compatible page means no sibling.
+earlier one). No group or no compatible page means no sibling. A method may ask for siblings of
+given page types only (PSNT induces its wrapper from two *list* pages).
+
+Page ids are the datasets' own, made unique when a set repeats one (``news_article_vs_nonarticle``
+truncates its ids, so 344 lines carry 34 ids): a repeated id gets ``@`` and the page's file
+appended, so predictions and timings, which are keyed by id, never collide.
 """
 
 from __future__ import annotations
@@ -66,25 +71,29 @@ class Dataset:
     root: Path
     pages: tuple[GoldPage, ...]
     limit: int | None = None
+    only: str | None = None  # score only the pages with gold for this section
 
     def evaluated(self) -> tuple[GoldPage, ...]:
-        """The pages to score: all, or ``limit`` pages evenly spaced through the file.
+        """The pages to score: all (or those with gold for ``only``), or ``limit`` of them evenly
+        spaced through the file.
 
         Evenly spaced rather than the first N so a limited run still covers the set's sites,
         languages and page types; deterministic. Siblings are still chosen among all pages.
         """
-        if self.limit is None or self.limit >= len(self.pages):
-            return self.pages
-        n, k = len(self.pages), max(0, self.limit)
-        return tuple(self.pages[i * n // k] for i in range(k))
+        pages = self.pages if self.only is None else tuple(
+            p for p in self.pages if has_gold(p.gold, self.only))
+        if self.limit is None or self.limit >= len(pages):
+            return pages
+        n, k = len(pages), max(0, self.limit)
+        return tuple(pages[i * n // k] for i in range(k))
 
     def sections(self) -> frozenset[str]:
         """The metric sections some page of this dataset has gold for."""
         return frozenset(s for s in SECTIONS if any(has_gold(p.gold, s) for p in self.evaluated()))
 
-    def sibling_of(self, page: GoldPage) -> GoldPage | None:
-        """The sibling page chosen by the module's rule, or None."""
-        return choose_sibling(self.pages, page)
+    def sibling_of(self, page: GoldPage, types: tuple[str, ...] | None = None) -> GoldPage | None:
+        """The sibling page chosen by the module's rule (of one of ``types`` if given), or None."""
+        return choose_sibling(self.pages, page, types)
 
 
 def page_base_url(html: bytes) -> str | None:
@@ -115,8 +124,10 @@ def has_gold(gold: dict, section: str) -> bool:
     return value not in (None, "", [])
 
 
-def load_dataset(folder: str | os.PathLike[str], limit: int | None = None) -> Dataset:
-    """Read ``folder/gold.jsonl``; ``limit`` scores only N pages (see :meth:`Dataset.evaluated`).
+def load_dataset(folder: str | os.PathLike[str], limit: int | None = None,
+                 only: str | None = None) -> Dataset:
+    """Read ``folder/gold.jsonl``; ``limit`` scores only N pages, ``only`` only the pages with
+    gold for that section (see :meth:`Dataset.evaluated`).
 
     Raises ValueError naming the folder when it is not in the dataset layout.
     """
@@ -134,7 +145,24 @@ def load_dataset(folder: str | os.PathLike[str], limit: int | None = None) -> Da
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{gold_file}:{number}: invalid JSON ({exc.msg})") from exc
             pages.append(GoldPage(str(gold["id"]), root / gold["file"], gold, len(pages)))
-    return Dataset(root.name, root, tuple(pages), limit)
+    if only is not None and only not in SECTIONS:
+        raise ValueError(f"unknown section {only!r}; sections: {', '.join(SECTIONS)}")
+    return Dataset(root.name, root, _unique_ids(pages), limit, only)
+
+
+def _unique_ids(pages: list[GoldPage]) -> tuple[GoldPage, ...]:
+    """The pages, a repeated id suffixed with ``@file`` (see the module docstring).
+
+    >>> ps = [GoldPage("a", Path("p/1.html"), {"file": "p/1.html"}, 0),
+    ...       GoldPage("a", Path("p/2.html"), {"file": "p/2.html"}, 1)]
+    >>> [p.id for p in _unique_ids(ps)]
+    ['a@p/1.html', 'a@p/2.html']
+    """
+    seen: dict[str, int] = {}
+    for page in pages:
+        seen[page.id] = seen.get(page.id, 0) + 1
+    return tuple(GoldPage(f"{p.id}@{p.gold['file']}", p.path, p.gold, p.position)
+                 if seen[p.id] > 1 else p for p in pages)
 
 
 def _compatible(target_type: str | None, other_type: str | None) -> bool:
@@ -145,22 +173,26 @@ def _compatible(target_type: str | None, other_type: str | None) -> bool:
     return other_type == target_type
 
 
-def choose_sibling(pages: tuple[GoldPage, ...] | list[GoldPage], page: GoldPage
-                   ) -> GoldPage | None:
-    """Nearest other page of the same group with a compatible page type (see module doc).
+def choose_sibling(pages: tuple[GoldPage, ...] | list[GoldPage], page: GoldPage,
+                   types: tuple[str, ...] | None = None) -> GoldPage | None:
+    """Nearest other page of the same group with a compatible page type (see module doc), or
+    with a gold ``page_type`` in ``types`` when given.
 
     >>> mk = lambda i, g, t: GoldPage(str(i), Path(f"{i}.html"), {"group": g, "page_type": t}, i)
     >>> ps = [mk(0, "a", "article"), mk(1, "a", "list"), mk(2, "b", "article"),
     ...       mk(3, "a", "article"), mk(4, "a", "nonarticle")]
     >>> choose_sibling(ps, ps[3]).id, choose_sibling(ps, ps[1]).id, choose_sibling(ps, ps[2])
     ('0', '4', None)
+    >>> choose_sibling(ps, ps[1], types=("list",)) is None
+    True
     """
     group = page.gold.get("group")
     if group is None:
         return None
     kind = page.gold.get("page_type")
-    candidates = [p for p in pages if p.id != page.id and p.gold.get("group") == group
-                  and _compatible(kind, p.gold.get("page_type"))]
+    candidates = [p for p in pages if p.position != page.position and p.gold.get("group") == group
+                  and (_compatible(kind, p.gold.get("page_type")) if types is None
+                       else p.gold.get("page_type") in types)]
     if not candidates:
         return None
     return min(candidates, key=lambda p: (abs(p.position - page.position), p.position))

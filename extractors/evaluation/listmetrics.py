@@ -8,7 +8,11 @@ truth it does not tell.
 Records are matched one-to-one by URL after resolving against the page URL and normalising (http
 and https alike, lower-case host, no fragment, no default port, no trailing slash, no ``www.``);
 precision, recall and F1 are micro-averaged over all records of all pages with gold records, and
-``title_match`` is the share of matched records whose normalised titles are equal.
+``title_match`` is the share of matched records whose normalised titles are equal. Where the gold
+records carry a ``date`` or an ``author``, ``date_match`` / ``author_match`` are the shares of
+those matched records whose predicted ``published`` (or ``date``) is the same text after
+normalisation (dates are compared as printed: "2 小时前" is a date here) and whose ``authors``
+(or ``author``) are the same set of names.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-from extractors.evaluation.fieldmetrics import normalise_text
+from extractors.evaluation.fieldmetrics import author_match, normalise_text
 
 PAGE_CLASSES = ("article", "list", "other")
 
@@ -159,3 +163,54 @@ def record_scores(counts: Iterable[tuple[int, int, int, int]]) -> dict[str, floa
     return {"precision": scores["precision"], "recall": scores["recall"] or 0.0,
             "f1": scores["f1"] or 0.0,
             "title_match": round(titles / matched, 4) if matched else 0.0, "pages": pages}
+
+
+def record_field_counts(pred: Sequence[dict], gold: Sequence[dict], base: str | None
+                        ) -> tuple[int, int, int, int]:
+    """(matched records with a gold date, of those the same date, with a gold author, the same
+    authors) for one page, records matched by URL as in :func:`record_counts`.
+
+    >>> record_field_counts([{"url": "/a", "published": "2 小时前", "authors": ["Li"]}],
+    ...                     [{"href": "/a", "date": "2  小时前", "author": "Li"}], None)
+    (1, 1, 1, 1)
+    """
+    gold_by_url: dict[str, dict] = {}
+    for rec in gold:
+        url = record_key(rec.get("href") or rec.get("url"), base)
+        if url and url not in gold_by_url:
+            gold_by_url[url] = rec
+    dates = dates_right = authors = authors_right = 0
+    seen: set[str] = set()
+    for rec in pred:
+        url = record_key(rec.get("url") or rec.get("href"), base)
+        if not url or url in seen or url not in gold_by_url:
+            continue
+        seen.add(url)
+        truth = gold_by_url[url]
+        if truth.get("date"):
+            dates += 1
+            found = rec.get("published", rec.get("date"))
+            dates_right += normalise_text(found) == normalise_text(truth["date"])
+        if truth.get("author"):
+            authors += 1
+            authors_right += author_match(rec.get("authors", rec.get("author")), truth["author"])
+    return dates, dates_right, authors, authors_right
+
+
+def record_field_scores(counts: Iterable[tuple[int, int, int, int]]) -> dict[str, float | int]:
+    """``date_match`` and ``author_match`` over all matched records with gold for them (absent
+    when there are none), with their counts.
+
+    >>> record_field_scores([(2, 1, 0, 0), (2, 2, 0, 0)])
+    {'date_match': 0.75, 'dates': 4}
+    """
+    dates = dates_right = authors = authors_right = 0
+    for d, dr, a, ar in counts:
+        dates, dates_right, authors, authors_right = (dates + d, dates_right + dr, authors + a,
+                                                      authors_right + ar)
+    out: dict[str, float | int] = {}
+    if dates:
+        out.update(date_match=round(dates_right / dates, 4), dates=dates)
+    if authors:
+        out.update(author_match=round(authors_right / authors, 4), authors=authors)
+    return out

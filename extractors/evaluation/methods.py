@@ -2,7 +2,14 @@
 
 A method is ``run(html: bytes, url: str | None, sibling: bytes | None) -> dict`` returning a
 prediction with any of ``body``, ``title``, ``date``, ``author``, ``page_type``, ``records``.
-``needs_sibling`` methods get a same-group page chosen by :mod:`extractors.evaluation.datasets`.
+``needs_sibling`` methods get a same-group page chosen by :mod:`extractors.evaluation.datasets`
+(only of the page types in ``sibling_types`` when the spec names some).
+
+Besides the scored keys a prediction may carry ``coverable`` (False when the method could not be
+applied to the page at all, e.g. PSNT without a second list page of the group: the page is scored
+as predicting nothing, and the runner also reports the coverable pages apart), ``outcome`` (a short
+phrase the runner counts per group) and ``timings_ms`` (per-step milliseconds, whose medians the
+runner reports).
 
 To add a method (``lcs``, ``svm``, ``dwsie``, ``psnt`` when they land in ``extractors``), write an
 adapter below and add one :class:`MethodSpec` line to :func:`method_specs`; nothing else changes.
@@ -16,7 +23,7 @@ from dataclasses import dataclass
 Prediction = dict
 MethodRun = Callable[[bytes, "str | None", "bytes | None"], Prediction]
 
-PLANNED_METHODS = ("svm", "dwsie", "psnt")
+PLANNED_METHODS = ("svm", "dwsie")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +35,8 @@ class MethodSpec:
     provides: frozenset[str]
     needs_sibling: bool = False
     description: str = ""
+    sibling_types: tuple[str, ...] | None = None  # gold page types a sibling may have (None: any
+    #                                                compatible type, see datasets.choose_sibling)
 
 
 def run_attenuation(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
@@ -61,6 +70,76 @@ def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Predicti
     return pred
 
 
+def run_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """PSNT (paper 004): a wrapper induced from the page and another list page of its group, then
+    applied to the page. Without such a page the page is not coverable and predicts no record."""
+    import time
+
+    from extractors import parse_page
+    from extractors.psnt import apply_wrapper, induce_wrapper
+
+    if sibling is None:
+        return {"records": [], "coverable": False,
+                "outcome": "not coverable: no other list page in the group"}
+    t0 = time.perf_counter()
+    page, other = parse_page(html, url=url), parse_page(sibling)
+    t1 = time.perf_counter()
+    induced = induce_wrapper(page, other)
+    t2 = time.perf_counter()
+    if induced.wrapper is None:
+        return {"records": [], "outcome": f"no wrapper: {induced.reason}",
+                "timings_ms": {"parse_both": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3}}
+    applied = apply_wrapper(induced.wrapper, page)
+    t3 = time.perf_counter()
+    return {"records": [r.to_dict() for r in applied.records],
+            "outcome": "records" if applied.records else f"no records: {applied.reason}",
+            "wrapper": induced.wrapper.notation(),
+            "timings_ms": {"parse_both": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3,
+                           "apply": (t3 - t2) * 1e3}}
+
+
+def run_psnt_single(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """PSNT's structure analysis on the page alone (no shared-link removal): an ablation showing
+    what the second page contributes, and a fallback for pages without one. Not the paper's
+    setting."""
+    import time
+
+    from extractors import parse_page
+    from extractors.psnt import apply_wrapper, induce_wrapper
+
+    t0 = time.perf_counter()
+    page = parse_page(html, url=url)
+    t1 = time.perf_counter()
+    induced = induce_wrapper(page, None)
+    t2 = time.perf_counter()
+    if induced.wrapper is None:
+        return {"records": [], "outcome": f"no wrapper: {induced.reason}",
+                "timings_ms": {"parse": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3}}
+    applied = apply_wrapper(induced.wrapper, page)
+    t3 = time.perf_counter()
+    return {"records": [r.to_dict() for r in applied.records],
+            "outcome": "records" if applied.records else f"no records: {applied.reason}",
+            "timings_ms": {"parse": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3,
+                           "apply": (t3 - t2) * 1e3}}
+
+
+def run_all_links(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """Baseline for records: every link of the page (an ``<a>`` leading to another document)."""
+    from extractors import parse_page
+    from extractors.listrecords import base_url, build_record
+    from extractors.tagpaths import TagPaths
+
+    page = parse_page(html, url=url)
+    nodes, base = page.nodes, base_url(page)
+    records = []
+    for row in TagPaths(page).links:
+        span = (row, int(nodes.end[row])), (int(nodes.seg_lo[row]), int(nodes.seg_hi[row]))
+        record = build_record(page, *span, [row], base)
+        if record is not None:
+            records.append({"title": record.title, "url": record.url})
+    return {"records": records}
+
+
 def method_specs() -> dict[str, MethodSpec]:
     """All methods that exist now, by name."""
     specs = (
@@ -72,6 +151,15 @@ def method_specs() -> dict[str, MethodSpec]:
                    frozenset({"body", "title", "date", "author", "page_type", "records"}),
                    needs_sibling=True,
                    description="extractors.extract: the full chain, with a sibling when one exists"),
+        MethodSpec("psnt", run_psnt, frozenset({"records"}), needs_sibling=True,
+                   sibling_types=("list",),
+                   description="PSNT wrapper (paper 004) induced with another list page of the "
+                               "group, applied to the page"),
+        MethodSpec("psnt_single", run_psnt_single, frozenset({"records"}),
+                   description="ablation: PSNT on the page alone, no shared-link removal (not "
+                               "the paper's setting)"),
+        MethodSpec("all_links", run_all_links, frozenset({"records"}),
+                   description="baseline: every link of the page is a record"),
     )
     return {spec.name: spec for spec in specs}
 
@@ -84,7 +172,7 @@ def resolve_methods(names: str | list[str]) -> list[MethodSpec]:
     >>> resolve_methods("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown method 'nope'; known methods: attenuation, default, lcs
+    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, lcs, psnt, psnt_single
     """
     specs = method_specs()
     wanted = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]

@@ -42,7 +42,13 @@ COLUMNS: tuple[Column, ...] = (
     ("type acc", _get("page_type", "accuracy")),
     ("list F1", lambda row: _get("page_type", "classes", "list", "f1")(row)
      if _get("page_type", "classes", "list", "support")(row) else None),
+    ("rec P", _get("records", "precision")),
+    ("rec R", _get("records", "recall")),
     ("rec F1", _get("records", "f1")),
+    ("rec date", _get("records", "date_match")),
+    ("rec auth", _get("records", "author_match")),
+    ("cov pages", _get("coverable", "records", "pages")),
+    ("cov F1", _get("coverable", "records", "f1")),
     ("ms med", _get("ms_median")),
     ("ms p95", _get("ms_p95")),
     ("err", _get("errors")),

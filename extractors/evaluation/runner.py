@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -50,7 +51,7 @@ class ToolRun:
 
 def method_tool(spec: MethodSpec) -> Tool:
     def run(page: GoldPage, html: bytes, dataset: Dataset) -> dict:
-        sibling = dataset.sibling_of(page) if spec.needs_sibling else None
+        sibling = dataset.sibling_of(page, spec.sibling_types) if spec.needs_sibling else None
         return spec.run(html, page.url, sibling.read_bytes() if sibling else None)
     return Tool(spec.name, "method", spec.provides, run)
 
@@ -156,12 +157,35 @@ def results_for(dataset: Dataset, tools: list[Tool], runs: dict[str, ToolRun]) -
             timed = tool.kind != "predictions"
             row["ms_median"] = round(statistics.median(ms), 2) if ms and timed else None
             row["ms_p95"] = round(percentile(ms, 95), 2) if ms and timed else None
+            row.update(_method_notes(pages, run, tool.provides))
             failed = [p.id for p in pages if p.id in run.errors]
             row["errors"] = len(failed)
             if failed:
                 row["error_samples"] = {pid: run.errors[pid] for pid in failed[:ERROR_SAMPLES]}
             results.append(row)
     return results
+
+
+def _method_notes(pages: list[GoldPage], run: ToolRun, provides: frozenset[str]) -> dict:
+    """What a method said about its pages beyond the scored keys (see methods.py): outcome counts,
+    per-step timing medians, and scores on the coverable pages alone when some were not."""
+    preds = [run.predictions.get(p.id) or {} for p in pages]
+    notes: dict = {}
+    outcomes = Counter(pred["outcome"] for pred in preds if "outcome" in pred)
+    if outcomes:
+        notes["outcomes"] = dict(outcomes.most_common())
+    steps: dict[str, list[float]] = {}
+    for pred in preds:
+        for step, ms in (pred.get("timings_ms") or {}).items():
+            steps.setdefault(step, []).append(ms)
+    if steps:
+        notes["step_ms_median"] = {k: round(statistics.median(v), 2) for k, v in steps.items()}
+    covered = [p for p, pred in zip(pages, preds, strict=True) if pred.get("coverable", True)]
+    if len(covered) < len(pages):
+        notes["coverable_pages"] = len(covered)
+        scores = score_pages(covered, run.predictions, provides) if covered else {}
+        notes["coverable"] = {k: v for k, v in scores.items() if k != "pages"}
+    return notes
 
 
 def evaluate(datasets: list[Dataset], tools: list[Tool]) -> dict:

@@ -60,8 +60,9 @@ def score_pages(pages: Sequence[GoldPage], preds: dict[str, dict], provides: fro
         out["page_type"] = listmetrics.page_type_scores(
             (pred(p).get("page_type"), p.gold["page_type"]) for p in type_pages)
     if record_pages := with_gold("records"):
-        out["records"] = listmetrics.record_scores(
-            listmetrics.record_counts(pred(p).get("records") or [], p.gold["records"],
-                                      p.base_url())
-            for p in record_pages)
+        pairs = [(pred(p).get("records") or [], p.gold["records"], p.base_url())
+                 for p in record_pages]
+        out["records"] = listmetrics.record_scores(listmetrics.record_counts(*x) for x in pairs)
+        out["records"].update(listmetrics.record_field_scores(
+            listmetrics.record_field_counts(*x) for x in pairs))
     return out

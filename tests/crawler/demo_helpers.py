@@ -89,7 +89,9 @@ def assert_articles_paired(items: list[dict], article_paths: set[str], first_pag
         sibling = item["extraction"]["sibling"]
         assert sibling["url"] != item["url"] and sibling["reason"] is None
         assert template_of[sibling["url"]] == item["template_key"]
-        assert item["extraction"]["method"] == "lcs+attenuation"
+        # articles: LCS against the sibling; list pages: a PSNT wrapper induced from the pair
+        method = "psnt" if item["page_type"] == "list" else "lcs+attenuation"
+        assert item["extraction"]["method"] == method
     for item in items:
         if not item["extraction"]["sibling"]["used"]:
             assert item["extraction"]["sibling"]["reason"], item["url"]

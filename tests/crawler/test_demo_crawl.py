@@ -86,3 +86,20 @@ def test_articles_are_paired_with_same_template_siblings(
     assert summary["siblings"]["used"] == used
     none = sum(v for k, v in summary["siblings"].items() if k.startswith("none/"))
     assert none == len(items) - used
+
+
+def test_section_pages_get_a_wrapper_and_their_records_are_the_articles(
+    demo_out: Path, expected: Expected
+) -> None:
+    summary = json.loads((demo_out / "summary.json").read_text())
+    wrappers = summary["wrappers"]
+    assert wrappers.get("induced", 0) == 1 and "reinduced" not in wrappers
+    lists = [i for i in jsonl_items(demo_out) if i["page_type"] == "list"]
+    sections = [i for i in lists if path_of(i["url"]) in ("/news/", "/money/")]
+    assert len(sections) == 2 and len({i["template_key"] for i in sections}) == 1
+    for item in sections:
+        paths = {path_of(r["url"]) for r in item["records"]}
+        section = path_of(item["url"])
+        assert paths == {p for p in expected.article_paths if p.startswith(section)}
+        assert item["extraction"]["wrapper"]["notation"] == "html.body.ul(1)(li.a)[li]"
+    assert wrappers["records_requested"] == len(expected.article_paths)

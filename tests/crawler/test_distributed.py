@@ -23,6 +23,7 @@ from tests.crawler.demo_helpers import (
 
 STREAM_KEY = "newscrawl:items"
 SEEDS_KEY = "newscrawl:seeds"
+WRAPPERS_KEY = "newscrawl:wrappers"
 PICKLE_PROTOCOL_HEADERS = [b"\x80" + bytes([p]) for p in range(2, 6)]
 WORKER_TIMEOUT_S = 120
 DB = 5  # this test's own database on the shared test server; flushed first
@@ -140,6 +141,16 @@ def test_two_workers_share_one_crawl(
     assert client.llen(SEEDS_KEY) == 0
     assert client.scard(DUPEFILTER_KEY % {"spider": "news"}) >= len(expected.fetched_paths)
     _assert_no_pickle(client)
+    # the two section pages share one list template: one wrapper in the shared hash, used by both
+    ((key, value),) = client.hgetall(WRAPPERS_KEY).items()
+    stored = json.loads(value)
+    assert stored["key"] == key.decode() and stored["notation"] == "html.body.ul(1)(li.a)[li]"
+    wrappers = [s["wrappers"] for s in summaries]
+    assert sum(w.get("induced", 0) for w in wrappers) >= 1
+    assert sum(w.get("induced", 0) + w.get("reinduced", 0) + w.get("applied", 0)
+               for w in wrappers) == 2
+    sections = [i for i in items if path_of(i["url"]) in ("/news/", "/money/")]
+    assert all(len(i["records"]) == 15 for i in sections)
 
 
 def test_no_pickle_anywhere_in_redis(

@@ -13,7 +13,9 @@ from twisted.python.failure import Failure
 
 import crawler.failures
 from crawler.demo.server import load_site
-from crawler.spiders.news import NewsSpider, read_seeds
+from crawler.spiders.news import RECORD_OF, RECORD_PRIORITY, NewsSpider, read_seeds
+from pipelines.record_board import record_board
+from tests.pipelines.helpers import run
 
 BASE = "http://127.0.0.1:8000"
 
@@ -41,12 +43,18 @@ def _response(
 def test_index_page_gives_a_page_item_and_same_site_requests(spider: NewsSpider) -> None:
     body = load_site().replies["/news/"].body + b'<a href="https://elsewhere.example/x">x</a>'
     out = list(spider.parse(_response("/news/", body)))
-    item, requests = out[0], out[1:]
+    sibling, item, requests = out[0], out[1], out[2:]
+    assert sibling.url == BASE + "/money/" and sibling.priority == 100  # the other section
     assert item["kind"] == "page" and item["route"] == "list" and item["body"] == body
-    assert item["template_key"] == "127.0.0.1/news/" and item["depth"] == 1
+    assert item["template_key"] == "127.0.0.1/<w>/" and item["depth"] == 1  # a list template
+    assert item["sibling_link"] == BASE + "/money/"
     assert item["referer"] == BASE + "/" and item["response_headers"]["Content-Type"]
-    assert len(requests) == 15 and all(r.url.startswith(BASE + "/news/") for r in requests)
-    assert _stats(spider) == {"newscrawl/pages_fetched": 1}
+    articles = [r for r in requests if r.url.startswith(BASE + "/news/") and r.url[-1] != "/"]
+    assert len(articles) == 15 and {r.url for r in requests} - {r.url for r in articles} == {
+        BASE + "/",
+        BASE + "/news/",
+    }
+    assert _stats(spider) == {"newscrawl/pages_fetched": 1, "newscrawl/siblings/requested": 1}
 
 
 @pytest.mark.parametrize(
@@ -112,3 +120,33 @@ def test_no_remote_code_execution_surfaces_are_enabled() -> None:
     assert not settings.getbool("REMOTE_CONTROL_ENABLED")
     assert settings.getbool("ROBOTSTXT_OBEY") and settings.getbool("AUTOTHROTTLE_ENABLED")
     assert settings.getint("DOWNLOAD_MAXSIZE") == settings.getint("NEWSCRAWL_MAX_PAGE_BYTES")
+
+
+def test_list_page_requests_its_records_first_once_the_pipeline_found_them() -> None:
+    crawler = get_crawler(
+        NewsSpider, {"ITEM_PIPELINES": {"pipelines.extract.ExtractPipeline": 200}}
+    )
+    spider = NewsSpider.from_crawler(crawler, start_urls=f"{BASE}/")
+    body = load_site().replies["/news/"].body
+    output = spider.parse(_response("/news/", body))
+    records = [f"{BASE}/news/health-38312995", "https://elsewhere.example/x", f"{BASE}/news/x-y"]
+
+    async def drain() -> list:
+        found = []
+        async for out in output:
+            found.append(out)
+            if isinstance(out, dict):  # the item is out: the pipeline answers now
+                assert record_board(crawler).publish(BASE + "/news/", records)
+        return found
+
+    out = run(drain())  # a private loop (tests.pipelines.helpers.run)
+    sibling, item, requests = out[0], out[1], out[2:]
+    assert sibling.url == BASE + "/money/" and item["route"] == "list"
+    first, second = requests[0], requests[1]  # the off-site record is not requested
+    assert [first.url, second.url] == [records[0], records[2]]
+    assert first.priority == second.priority == RECORD_PRIORITY
+    assert first.meta[RECORD_OF] == BASE + "/news/"
+    rest = requests[2:]  # 15 articles but the health story, "/", "/news/"; not the sibling again
+    assert len(rest) == 16 and all(r.priority == 0 for r in rest)
+    assert records[0] not in {r.url for r in rest}
+    assert _stats(spider)["newscrawl/wrappers/records_requested"] == 2

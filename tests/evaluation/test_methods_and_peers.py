@@ -9,13 +9,13 @@ from extractors.evaluation.runner import peer_tool
 
 
 def test_unknown_method_lists_the_known_ones():
-    with pytest.raises(ValueError, match="known methods: attenuation, default, lcs"):
+    with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, lcs, psnt, psnt_single"):
         methods.resolve_methods("attenuation,bogus")
 
 
 def test_planned_method_says_it_is_not_implemented_yet():
     with pytest.raises(ValueError, match="planned, not implemented yet"):
-        methods.resolve_methods("psnt")
+        methods.resolve_methods("svm")
 
 
 def test_attenuation_method_returns_a_body():

@@ -16,7 +16,7 @@ from extractors.evaluation.methods import method_specs
 from extractors.evaluation.runner import evaluate, method_tool
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "eval"
-SETS = ("main_text", "fields_snippets", "page_type", "list_records")
+SETS = ("main_text", "fields_snippets", "page_type", "list_records", "list_pairs")
 
 
 @pytest.fixture(scope="module")

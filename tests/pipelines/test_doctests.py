@@ -16,6 +16,8 @@ MODULES = [
     "pipelines.siblings",
     "pipelines.sibling_hold",
     "pipelines.pairing",
+    "pipelines.wrappers",
+    "pipelines.record_board",
 ]
 
 

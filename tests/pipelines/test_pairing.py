@@ -43,10 +43,21 @@ def test_second_article_of_a_template_is_extracted_against_the_first() -> None:
     assert stat(crawler, "used") == 1 and stat(crawler, "none/no_same_template_link") == 1
 
 
-def test_list_pages_are_not_paired() -> None:
+def test_list_pages_are_paired_and_become_news_lists() -> None:
     crawler, extract = pipeline()
     item = page_item("gerapy_listdetail-00059.html")
     item["route"] = "list"
+    (news,) = run_pipeline(extract, [item])
+    assert news["page_type"] == "list" and news["extraction"]["method"] == "psnt"
+    assert news["extraction"]["sibling"] == {"url": None, "used": False, "reason": NO_LINK}
+    assert news["records"] == [] and "body" not in news
+    assert stat(crawler, "none/no_same_template_link") == 1
+
+
+def test_pages_of_no_paired_route_are_not_paired() -> None:
+    crawler, extract = pipeline()
+    item = page_item("cx_bbc-00000.html")
+    item["route"] = None
     (news,) = run_pipeline(extract, [item])
     assert news["extraction"]["sibling"] == {"url": None, "used": False, "reason": NOT_ARTICLE}
     assert stat(crawler, "none/not_article") == 1

@@ -1,0 +1,74 @@
+"""``newscrawl apply``: the records a PSNT wrapper finds on saved pages, one JSON line each."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from extractors import parse_page
+from extractors.errors import BadInput
+from extractors.psnt import Wrapper, apply_wrapper
+
+__all__ = ["add_parser", "load_wrapper", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "apply",
+        help="extract list records from pages with a wrapper made by `newscrawl induce`",
+        description="Applies a PSNT wrapper (JSON from `newscrawl induce`) to pages of its "
+        'template and prints one JSON line per record: {"title", "url", "published", "authors", '
+        '"file"}, URLs made absolute with --url and the page\'s <base href>. A page with no '
+        "record prints nothing and its reason on stderr; the exit code is 1 if some page had "
+        "no record or could not be read, 2 when the wrapper is unusable.",
+    )
+    parser.add_argument("wrapper", metavar="WRAPPER.json", help="a wrapper from newscrawl induce")
+    parser.add_argument("files", nargs="+", metavar="PAGE.html", help="pages of the template")
+    parser.add_argument("--url", help="URL of the page(s), to make record URLs absolute")
+    parser.set_defaults(run=run)
+
+
+def load_wrapper(path: str) -> Wrapper:
+    """The wrapper stored at ``path``; ValueError naming the file and the problem."""
+    try:
+        with open(path, encoding="utf-8") as stored:
+            data = json.load(stored)
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from error
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not JSON: {error.msg} (line {error.lineno})") from error
+    try:
+        return Wrapper.from_json(data)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from error
+
+
+def _records(wrapper: Wrapper, name: str, url: str | None) -> tuple[list[dict], str | None]:
+    try:
+        with open(name, "rb") as page:
+            parsed = parse_page(page.read(), url=url)
+    except OSError as error:
+        return [], f"cannot read {name}: {error.strerror}"
+    except BadInput as error:
+        return [], str(error)
+    applied = apply_wrapper(wrapper, parsed)
+    return [{**r.to_dict(), "file": name} for r in applied.records], applied.reason
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        wrapper = load_wrapper(args.wrapper)
+    except ValueError as error:
+        print(f"newscrawl apply: error: {error}", file=sys.stderr)
+        return 2
+    failed = 0
+    for name in args.files:
+        records, reason = _records(wrapper, name, args.url)
+        for record in records:
+            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+        if not records:
+            failed += 1
+            print(f"newscrawl apply: {name}: no records: {reason}", file=sys.stderr)
+    return 1 if failed else 0

@@ -1,0 +1,348 @@
+"""List pages: records by a PSNT wrapper (paper 004), known or induced, and the ``NewsList`` item.
+
+:func:`list_records` runs in a worker thread (parsing, wrapper induction and application, and the
+store's file or Redis I/O are all blocking). For a list page of template key K:
+
+1. K has a stored wrapper (:mod:`pipelines.wrappers`): apply it. It *matches* when it finds the main
+   structure and at least ``MIN_RECORDS`` records without a sharp drop against its recent record
+   counts (:func:`pipelines.wrappers.drift_reason`); the match is counted on the stored wrapper.
+2. No wrapper, or it no longer matches: induce one from this page and a same-template sibling list
+   page (given by :class:`pipelines.pairing.SiblingPairing`), apply it to this page, store it
+   (replacing the old one: a *re-induction*). Without a sibling the page keeps the records the
+   drifted wrapper still found (if any) and says why it was not re-induced.
+
+A store error (Redis down, a disk full) never stops the page: it is counted (``store_error``) and the
+page goes on without the stored wrapper. The outcome's ``event`` is one of ``applied``, ``induced``,
+``reinduced`` or ``none`` (then ``reason`` says why), the stats the extract pipeline counts under
+``newscrawl/wrappers/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import redis
+from scrapy.utils.asyncio import run_in_thread
+
+from extractors import psnt
+from extractors.errors import BadInput
+from extractors.page import Page, parse_page
+from pipelines.pairing import NOT_NEEDED, reason_slug
+from pipelines.record_board import record_board
+from pipelines.siblings import StoredPage
+from pipelines.wrappers import (
+    StoredWrapper,
+    WrapperStore,
+    drift_reason,
+    wrapper_store_from_crawler,
+)
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+__all__ = [
+    "NO_SIBLING",
+    "ListOutcome",
+    "ListStage",
+    "list_records",
+    "news_list_item",
+]
+
+logger = logging.getLogger(__name__)
+
+NO_SIBLING = "no sibling list page to induce a wrapper from"
+LOCK_STRIPES = 64
+
+
+@dataclass(slots=True)
+class ListOutcome:
+    """What :func:`list_records` did on one list page."""
+
+    records: list[dict[str, Any]]
+    event: str  # "applied" | "induced" | "reinduced" | "none"
+    reason: str | None
+    wrapper: StoredWrapper | None = None
+    drift: str | None = None  # why a known wrapper no longer matched
+    store_error: bool = False
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def record_urls(self) -> list[str]:
+        return list(dict.fromkeys(r["url"] for r in self.records if r.get("url")))
+
+
+class _Store:
+    """The wrapper store with its errors caught: an outage means "no wrapper", never a lost page."""
+
+    def __init__(self, store: WrapperStore | None, outcome: ListOutcome) -> None:
+        self.store, self.outcome = store, outcome
+
+    def call(self, method: str, *args: Any) -> Any:
+        if self.store is None:
+            return None
+        try:
+            return getattr(self.store, method)(*args)
+        except (redis.RedisError, OSError) as exc:
+            key = getattr(args[0], "key", args[0]) if args else ""
+            logger.warning("wrapper store unavailable (%s %s): %s", method, key, exc)
+            self.outcome.store_error = True
+            return None
+
+
+def list_records(
+    store: WrapperStore | None,
+    key: str,
+    page: Page,
+    sibling: StoredPage | None,
+    max_bytes: int,
+) -> ListOutcome:
+    """The records of list ``page`` of template ``key`` (steps in the module docstring)."""
+    started = time.perf_counter()
+    outcome = ListOutcome([], "none", None)
+    stores = _Store(store, outcome)
+    known: StoredWrapper | None = stores.call("get", key)
+    kept: list[dict[str, Any]] = []
+    if known is not None:
+        kept = _apply_known(stores, known, page, outcome)
+        if outcome.event == "applied":
+            outcome.timings_ms["psnt"] = _ms(started)
+            return outcome
+    if sibling is None:
+        outcome.records = kept
+        outcome.reason = NO_SIBLING if outcome.drift is None else (
+            f"wrapper no longer matches ({outcome.drift}); {NO_SIBLING}"
+        )
+    else:
+        _induce(stores, key, page, sibling, max_bytes, outcome, replacing=known)
+    outcome.timings_ms["psnt"] = _ms(started)
+    return outcome
+
+
+def _apply_known(
+    stores: _Store, known: StoredWrapper, page: Page, outcome: ListOutcome
+) -> list[dict[str, Any]]:
+    """Apply a stored wrapper; on a match fill ``outcome``; else note the drift; its records."""
+    try:
+        wrapper = psnt.Wrapper.from_json(known.wrapper)
+    except ValueError as exc:
+        outcome.drift = f"stored wrapper unreadable: {exc}"
+        return []
+    application = psnt.apply_wrapper(wrapper, page)
+    records = [r.to_dict() for r in application.records]
+    outcome.drift = application.reason or drift_reason(len(records), known.history)
+    if outcome.drift is None:
+        outcome.records, outcome.event = records, "applied"
+        outcome.wrapper = stores.call("matched", known.key, len(records)) or known
+    return records
+
+
+def _induce(
+    stores: _Store,
+    key: str,
+    page: Page,
+    sibling: StoredPage,
+    max_bytes: int,
+    outcome: ListOutcome,
+    replacing: StoredWrapper | None,
+) -> None:
+    try:
+        other = parse_page(
+            sibling.body, url=sibling.url, content_type=sibling.content_type, max_bytes=max_bytes
+        )
+    except BadInput as exc:
+        outcome.reason = f"sibling unusable: {exc.reason}"
+        return
+    induction = psnt.induce_wrapper(page, other)
+    if induction.wrapper is None:  # the paper builds the tree of "one of" the two: try the other
+        induction = psnt.induce_wrapper(other, page)
+    if induction.wrapper is None:
+        outcome.reason = induction.reason or "no wrapper induced"
+        return
+    wrapper = induction.wrapper
+    application = psnt.apply_wrapper(wrapper, page)
+    records = [r.to_dict() for r in application.records]
+    if application.reason is not None:
+        outcome.reason = f"induced wrapper found no records: {application.reason}"
+        return
+    stored = StoredWrapper(
+        key=key,
+        wrapper=wrapper.to_json(),
+        notation=wrapper.notation(),
+        induced_from=list(getattr(wrapper, "sources", None) or [page.url, sibling.url]),
+        induced_at=str(getattr(wrapper, "induced_at", None) or _now()),
+    )
+    stored.note_match(len(records))
+    stores.call("put", stored)
+    outcome.records, outcome.wrapper, outcome.reason = records, stored, None
+    outcome.event = "reinduced" if replacing is not None else "induced"
+
+
+def news_list_item(
+    page: dict[str, Any],
+    extraction: dict[str, Any],
+    outcome: ListOutcome,
+    sibling_note: dict[str, Any],
+) -> dict[str, Any]:
+    """The ``NewsList`` item of the contract, from a page item, ``Extraction.to_dict()`` and the
+    list outcome."""
+    url = page["url"]
+    canonical = extraction.get("canonical_url") or url
+    stored = outcome.wrapper
+    return {
+        "id": hashlib.sha1(canonical.encode("utf-8")).hexdigest(),
+        "url": url,
+        "canonical_url": canonical,
+        "site": (_host(url)),
+        "fetched_at": page.get("fetched_at"),
+        "page_type": "list",
+        "language": extraction.get("language"),
+        "template_key": page.get("template_key"),
+        "route": page.get("route"),
+        "referer": page.get("referer"),
+        "title": extraction.get("title"),
+        "warc": page.get("warc"),
+        "records": outcome.records,
+        "extraction": {
+            "method": "psnt",
+            "wrapper": None if stored is None else {
+                "key": stored.key,
+                "notation": stored.notation,
+                "induced_from": stored.induced_from,
+                "induced_at": stored.induced_at,
+                "matched": stored.matched,
+            },
+            "event": outcome.event,
+            "reason": outcome.reason,
+            "drift": outcome.drift,
+            "sibling": sibling_note,
+            "encoding": extraction.get("encoding"),
+            "timings_ms": {**extraction.get("timings_ms", {}), **outcome.timings_ms},
+        },
+    }
+
+
+def _host(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return (urlsplit(url).hostname or "").lower().removeprefix("www.")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1e3, 3)
+
+
+class ListStage:
+    """The list-page part of :class:`~pipelines.extract.ExtractPipeline`: wrapper store, stats, and
+    the records handed to the spider (:mod:`pipelines.record_board`)."""
+
+    def __init__(self, crawler: Crawler, store: WrapperStore | None) -> None:
+        self.crawler = crawler
+        self.store = store
+        self.board = record_board(crawler)
+        # Pages of one template go through the store one at a time (per process): of two section
+        # pages extracted together, the second applies the wrapper the first induced instead of
+        # inducing its own. Striped: a bounded number of locks for any number of templates.
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ListStage | None:
+        """None when ``NEWSCRAWL_WRAPPERS_ENABLED`` is false."""
+        if not crawler.settings.getbool("NEWSCRAWL_WRAPPERS_ENABLED", True):
+            return None
+        return cls(crawler, wrapper_store_from_crawler(crawler))
+
+    async def has_wrapper(self, key: str) -> bool:
+        """Whether template ``key`` has a stored wrapper (then its page needs no sibling)."""
+        if self.store is None:
+            return False
+        try:
+            return await run_in_thread(self.store.get, key) is not None
+        except (redis.RedisError, OSError) as exc:
+            logger.warning("wrapper store unavailable: %s", exc)
+            self._count("store_errors")
+            return False
+
+    async def news_list(
+        self,
+        item: dict[str, Any],
+        extraction: dict[str, Any],
+        sibling: StoredPage | None,
+        no_sibling: str | None,
+        max_bytes: int,
+    ) -> dict[str, Any]:
+        """The ``NewsList`` item of a list page; counts the wrapper events."""
+        lock = self._locks[hash(item.get("template_key") or "") % len(self._locks)]
+        outcome = await run_in_thread(_page_outcome, self.store, item, sibling, max_bytes, lock)
+        self._count_outcome(outcome)
+        used = outcome.event in ("induced", "reinduced")
+        note = {
+            "url": sibling.url if sibling is not None else None,
+            "used": used,
+            "reason": None if used else _why_sibling_unused(outcome, sibling, no_sibling),
+        }
+        return news_list_item(item, extraction, outcome, note)
+
+    def publish(self, url: str, news: dict[str, Any] | None) -> None:
+        """Hand the record URLs of list page ``url`` (none when ``news`` is not a list item) to the
+        spider waiting for them."""
+        urls = []
+        if news is not None and news.get("page_type") == "list":
+            urls = list(dict.fromkeys(r["url"] for r in news["records"] if r.get("url")))
+        if self.board.publish(url, urls) and urls:
+            self._count("records_handed", len(urls))
+
+    def close(self) -> None:
+        self.board.release_all()
+
+    def _count_outcome(self, outcome: ListOutcome) -> None:
+        if outcome.event == "none":
+            self._count(f"none/{reason_slug(outcome.reason or 'unknown')}")
+        else:
+            self._count(outcome.event)
+        if outcome.drift is not None:
+            self._count("drifted")
+        if outcome.store_error:
+            self._count("store_errors")
+        self._count("records", len(outcome.records))
+
+    def _count(self, key: str, n: int = 1) -> None:
+        self.crawler.stats.inc_value(f"newscrawl/wrappers/{key}", n)
+
+
+def _why_sibling_unused(
+    outcome: ListOutcome, sibling: StoredPage | None, no_sibling: str | None
+) -> str | None:
+    if outcome.event == "applied":
+        return NOT_NEEDED
+    return no_sibling if sibling is None else outcome.reason
+
+
+def _page_outcome(
+    store: WrapperStore | None,
+    item: dict[str, Any],
+    sibling: StoredPage | None,
+    max_bytes: int,
+    lock: threading.Lock,
+) -> ListOutcome:
+    """Parse the list page, run :func:`list_records` under the template's lock (worker thread)."""
+    started = time.perf_counter()
+    content_type = None
+    for name, values in (item.get("response_headers") or {}).items():
+        if name.lower() == "content-type":
+            content_type = values if isinstance(values, str) else (values[0] if values else None)
+    page = parse_page(item["body"], url=item["url"], content_type=content_type, max_bytes=max_bytes)
+    parsed = time.perf_counter()
+    with lock:
+        outcome = list_records(store, item.get("template_key") or "", page, sibling, max_bytes)
+    outcome.timings_ms["list_parse"] = round((parsed - started) * 1e3, 3)
+    return outcome

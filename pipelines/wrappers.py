@@ -1,0 +1,296 @@
+"""WrapperStore: the PSNT wrappers of a crawl, one per list-page template key (paper 004).
+
+A wrapper (``extractors.psnt.Wrapper``) extracts the records of every list page of one template. The
+store keeps, per template key (the page item's ``template_key``: site + URL shape), a
+:class:`StoredWrapper`: the wrapper's JSON (``Wrapper.to_json()``), its notation, the two pages it was
+induced from and when, how often it has matched since, and the record counts of its last
+``HISTORY_LEN`` matches (for drift detection, see :func:`drift_reason`).
+
+- :class:`FileWrapperStore` (embedded mode): one JSON file per template key in a folder (by default
+  ``<output folder>/wrappers/``), written atomically (a temporary file, fsync, ``os.replace``), read
+  back on the next run, so a second crawl of a site applies the wrappers of the first.
+- :class:`RedisWrapperStore` (distributed mode, ``NEWSCRAWL_REDIS_URL`` set): one Redis hash
+  (``newscrawl:wrappers``), field = template key, value = the same JSON (never pickle), shared by
+  every worker. Match counts are read-modify-write per list page: two workers matching the same
+  template at the same instant may lose one count (the counts are for drift detection and the
+  summary, not billing).
+
+Both are thread-safe enough to be called from worker threads; the Redis one propagates
+``redis.RedisError`` (the caller counts it and goes on without the wrapper).
+
+>>> import tempfile
+>>> folder = tempfile.mkdtemp()
+>>> store = FileWrapperStore(folder)
+>>> stored = StoredWrapper("a.org/news/", {"version": 1}, "html.body.ul(1)(li.a)[li]",
+...                        ["https://a.org/news/", "https://a.org/news/?page=2"], "2024-05-12T10:00:00Z")
+>>> store.put(stored)
+>>> FileWrapperStore(folder).get("a.org/news/").notation   # a new store (next run) reads the file
+'html.body.ul(1)(li.a)[li]'
+>>> store.matched("a.org/news/", 12).history
+[12]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import statistics
+import tempfile
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from extractors.psnt import MIN_LINK_GROUP
+
+if TYPE_CHECKING:
+    import redis
+
+__all__ = [
+    "DRIFT_RATIO",
+    "HISTORY_LEN",
+    "MIN_RECORDS",
+    "FileWrapperStore",
+    "MemoryWrapperStore",
+    "RedisWrapperStore",
+    "StoredWrapper",
+    "WrapperStore",
+    "drift_reason",
+    "wrapper_store_from_crawler",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Version of the stored JSON (not of the wrapper inside it, which carries its own).
+STORE_VERSION = 1
+REDIS_KEY = "newscrawl:wrappers"
+#: Record counts kept per wrapper for drift detection.
+HISTORY_LEN = 10
+#: A page with fewer records than this does not match: paper 004 drops link groups of fewer than 4
+#: links (``extractors.psnt.MIN_LINK_GROUP``, the paper's value), so a wrapper's standard link group
+#: never holds fewer; fewer means the structure changed.
+MIN_RECORDS = MIN_LINK_GROUP
+#: A sharp drop: fewer records than this share of the median of the wrapper's recent matches.
+#: Not calibrated on data (no dataset has a template's list pages over time); chosen so that a
+#: section page with half its usual records (a short last page) still matches while a page where
+#: the wrapper finds only a stray block (typically < 1/4 of the usual records) is re-induced.
+DRIFT_RATIO = 0.5
+
+
+@dataclass(slots=True)
+class StoredWrapper:
+    """A wrapper as stored: its JSON, where and when it was induced, and how it has matched."""
+
+    key: str
+    wrapper: dict[str, Any]
+    notation: str
+    induced_from: list[str]
+    induced_at: str
+    matched: int = 0
+    history: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"store_version": STORE_VERSION, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> StoredWrapper:
+        """Read :meth:`to_json`'s dict; ValueError for anything this store did not write."""
+        if not isinstance(data, dict) or data.get("store_version") != STORE_VERSION:
+            raise ValueError("not a stored wrapper of version %d" % STORE_VERSION)
+        try:
+            stored = cls(
+                key=str(data["key"]),
+                wrapper=dict(data["wrapper"]),
+                notation=str(data["notation"]),
+                induced_from=[str(u) for u in data["induced_from"]],
+                induced_at=str(data["induced_at"]),
+                matched=int(data.get("matched", 0)),
+                history=[int(n) for n in data.get("history", [])],
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"stored wrapper misses or mistypes a field: {exc}") from exc
+        return stored
+
+    def note_match(self, records: int) -> None:
+        self.matched += 1
+        self.history = (self.history + [records])[-HISTORY_LEN:]
+
+
+def drift_reason(records: int, history: list[int]) -> str | None:
+    """Why ``records`` records from a known wrapper mean it no longer matches, or None.
+
+    >>> drift_reason(20, [21, 19, 20]) is None, drift_reason(3, [])
+    (True, 'fewer than 4 records')
+    >>> drift_reason(6, [20, 22, 19, 21])
+    'records dropped from a median of 20.5 to 6'
+    """
+    if records < MIN_RECORDS:
+        return f"fewer than {MIN_RECORDS} records"
+    if history:
+        median = statistics.median(history)
+        if records < DRIFT_RATIO * median:
+            return f"records dropped from a median of {median:g} to {records}"
+    return None
+
+
+class WrapperStore(Protocol):
+    """Where wrappers are kept (see the module docstring)."""
+
+    def get(self, key: str) -> StoredWrapper | None:
+        """The wrapper of template ``key``, or None."""
+        ...
+
+    def put(self, stored: StoredWrapper) -> None:
+        """Store (or replace) the wrapper of ``stored.key``."""
+        ...
+
+    def matched(self, key: str, records: int) -> StoredWrapper | None:
+        """Count one match of ``key``'s wrapper with ``records`` records; the updated wrapper."""
+        ...
+
+
+class MemoryWrapperStore:
+    """In-process store (tests, and crawls without an output folder)."""
+
+    def __init__(self) -> None:
+        self._wrappers: dict[str, StoredWrapper] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._wrappers)
+
+    def get(self, key: str) -> StoredWrapper | None:
+        with self._lock:
+            return self._wrappers.get(key)
+
+    def put(self, stored: StoredWrapper) -> None:
+        with self._lock:
+            self._wrappers[stored.key] = stored
+
+    def matched(self, key: str, records: int) -> StoredWrapper | None:
+        with self._lock:
+            stored = self._wrappers.get(key)
+            if stored is not None:
+                stored.note_match(records)
+            return stored
+
+
+class FileWrapperStore(MemoryWrapperStore):
+    """One JSON file per template key in ``folder``, written atomically, read back on demand."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        super().__init__()
+        self.folder = Path(folder)
+
+    def path(self, key: str) -> Path:
+        """The file of template ``key`` (a hash: template keys hold ``/``, ``?`` and ``<``)."""
+        return self.folder / (hashlib.sha1(key.encode("utf-8")).hexdigest()[:20] + ".json")
+
+    def get(self, key: str) -> StoredWrapper | None:
+        stored = super().get(key)
+        if stored is None:
+            stored = self._read(key)
+            if stored is not None:
+                super().put(stored)
+        return stored
+
+    def put(self, stored: StoredWrapper) -> None:
+        super().put(stored)
+        self._write(stored)
+
+    def matched(self, key: str, records: int) -> StoredWrapper | None:
+        self.get(key)  # load it from its file if this run has not yet
+        stored = super().matched(key, records)
+        if stored is not None:
+            self._write(stored)
+        return stored
+
+    def _read(self, key: str) -> StoredWrapper | None:
+        path = self.path(key)
+        try:
+            stored = StoredWrapper.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            logger.warning("ignored the unreadable wrapper file %s: %s", path, exc)
+            return None
+        return stored if stored.key == key else None  # a hash collision: not ours
+
+    def _write(self, stored: StoredWrapper) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(stored.to_json(), ensure_ascii=False, indent=1, sort_keys=True)
+        fd, tmp = tempfile.mkstemp(prefix=".wrapper-", suffix=".tmp", dir=self.folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.path(stored.key))
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+class RedisWrapperStore:
+    """Shared store: the hash ``newscrawl:wrappers``, template key → stored wrapper JSON.
+
+    Calls block on the network (run them off the reactor thread); Redis errors propagate.
+    """
+
+    def __init__(self, client: redis.Redis, key: str = REDIS_KEY) -> None:
+        self.client = client
+        self.key = key
+
+    def get(self, key: str) -> StoredWrapper | None:
+        raw = self.client.hget(self.key, key)
+        if raw is None:
+            return None
+        try:
+            return StoredWrapper.from_json(json.loads(raw))
+        except ValueError as exc:  # json.JSONDecodeError is a ValueError
+            logger.warning("ignored an unreadable stored wrapper of %s: %s", key, exc)
+            return None
+
+    def put(self, stored: StoredWrapper) -> None:
+        self.client.hset(self.key, stored.key, json.dumps(stored.to_json(), ensure_ascii=False))
+
+    def matched(self, key: str, records: int) -> StoredWrapper | None:
+        stored = self.get(key)
+        if stored is not None:
+            stored.note_match(records)
+            self.put(stored)
+        return stored
+
+
+#: Redis calls of the store fail fast (an outage means "no wrapper", never a stalled crawl).
+REDIS_TIMEOUT_S = 2.0
+WRAPPER_FOLDER = "wrappers"
+
+
+def wrapper_store_from_crawler(crawler: Any) -> WrapperStore:
+    """The wrapper store of a crawl from its settings; no network here (Redis connects on use).
+
+    ``NEWSCRAWL_REDIS_URL`` set: :class:`RedisWrapperStore` on the hash ``NEWSCRAWL_WRAPPER_KEY``.
+    Else :class:`FileWrapperStore` in ``NEWSCRAWL_WRAPPER_DIR``, by default
+    ``<NEWSCRAWL_JSONL_DIR>/wrappers``; in memory only when neither folder is set.
+    """
+    s = crawler.settings
+    url = s.get("NEWSCRAWL_REDIS_URL")
+    if url:
+        import redis as redis_lib
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        client = redis_lib.Redis.from_url(
+            str(url),
+            socket_connect_timeout=REDIS_TIMEOUT_S,
+            socket_timeout=REDIS_TIMEOUT_S,
+            retry=Retry(NoBackoff(), 0),
+        )
+        return RedisWrapperStore(client, s.get("NEWSCRAWL_WRAPPER_KEY") or REDIS_KEY)
+    folder = s.get("NEWSCRAWL_WRAPPER_DIR")
+    if not folder and s.get("NEWSCRAWL_JSONL_DIR"):
+        folder = os.path.join(str(s.get("NEWSCRAWL_JSONL_DIR")), WRAPPER_FOLDER)
+    return FileWrapperStore(folder) if folder else MemoryWrapperStore()

@@ -1,0 +1,160 @@
+"""List pages on real pages: wrapper induction, application, drift → re-induction, NewsList items.
+
+The pages are the ifixit.com list pair of ``wcxb_dev`` (CC-BY-4.0, tests/fixtures/psnt/SOURCES.md),
+served here under two URLs of one template (``/Parts?p=1``, ``/Parts?p=2``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from extractors import parse_page
+from pipelines.extract import ExtractPipeline
+from pipelines.lists import NO_SIBLING, list_records
+from pipelines.siblings import StoredPage
+from pipelines.wrappers import FileWrapperStore, MemoryWrapperStore
+from tests.pipelines.helpers import build, make_crawler, run_pipeline
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "psnt"
+SITE = "https://www.ifixit.com"
+FIRST, SECOND = f"{SITE}/Parts?p=1", f"{SITE}/Parts?p=2"
+KEY = "ifixit.com/Parts?p=<n1>"
+MAX = 10_000_000
+
+
+def body(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+PAGES = {FIRST: body("wcxb_dev-0651.html"), SECOND: body("wcxb_dev-0652.html")}
+
+
+def gold_urls(name: str) -> set[str]:
+    for line in (FIXTURES / "gold.jsonl").read_text(encoding="utf-8").splitlines():
+        gold = json.loads(line)
+        if gold["file"] == name:
+            return {SITE + r["href"] for r in gold["records"]}
+    raise LookupError(name)
+
+
+def stored_page(url: str) -> StoredPage:
+    return StoredPage(url, PAGES[url], "text/html; charset=utf-8")
+
+
+def records(url: str, store: Any, sibling: str | None) -> Any:
+    page = parse_page(PAGES[url], url=url)
+    return list_records(store, KEY, page, stored_page(sibling) if sibling else None, MAX)
+
+
+def test_wrapper_is_induced_from_a_sibling_then_applied_to_the_next_page() -> None:
+    store = MemoryWrapperStore()
+    first = records(FIRST, store, sibling=SECOND)
+    assert first.event == "induced" and first.reason is None
+    assert {r["url"] for r in first.records} == gold_urls("wcxb_dev-0651.html")
+    assert sorted(first.wrapper.induced_from) == [FIRST, SECOND]
+    second = records(SECOND, store, sibling=None)  # no sibling needed any more
+    assert second.event == "applied" and second.drift is None
+    assert {r["url"] for r in second.records} == gold_urls("wcxb_dev-0652.html")
+    assert store.get(KEY).matched == 2 and store.get(KEY).history == [24, 24]
+
+
+def test_no_wrapper_and_no_sibling_says_why() -> None:
+    outcome = records(FIRST, MemoryWrapperStore(), sibling=None)
+    assert (outcome.event, outcome.reason, outcome.records) == ("none", NO_SIBLING, [])
+
+
+def test_sharp_drop_against_the_history_reinduces(tmp_path: Path) -> None:
+    store = FileWrapperStore(tmp_path)
+    records(FIRST, store, sibling=SECOND)
+    old = store.get(KEY)
+    old.history = [96, 100, 98]  # the template used to give ~100 records per page
+    store.put(old)
+    outcome = records(SECOND, FileWrapperStore(tmp_path), sibling=FIRST)
+    assert outcome.drift == "records dropped from a median of 98 to 24"
+    assert outcome.event == "reinduced" and len(outcome.records) == 24
+    assert FileWrapperStore(tmp_path).get(KEY).history == [24]  # a new wrapper, a new history
+
+
+def test_drift_without_a_sibling_keeps_what_the_wrapper_found() -> None:
+    store = MemoryWrapperStore()
+    records(FIRST, store, sibling=SECOND)
+    store.get(KEY).history = [96, 100, 98]
+    outcome = records(SECOND, store, sibling=None)
+    assert outcome.event == "none" and len(outcome.records) == 24
+    assert outcome.reason == f"wrapper no longer matches ({outcome.drift}); {NO_SIBLING}"
+
+
+def test_a_wrapper_that_finds_no_main_structure_is_reinduced() -> None:
+    store = MemoryWrapperStore()
+    records(FIRST, store, sibling=SECOND)
+    article = (Path(__file__).parents[1] / "fixtures" / "pages" / "cx_bbc-00000.html").read_bytes()
+    page = parse_page(article, url=f"{SITE}/Parts?p=3")  # the "template" changed completely
+    outcome = list_records(store, KEY, page, stored_page(FIRST), MAX)
+    assert outcome.drift and outcome.event in ("reinduced", "none")
+    assert store.get(KEY).matched == 1  # the failed application was not counted as a match
+
+
+def test_unreadable_stored_wrapper_is_reinduced() -> None:
+    store = MemoryWrapperStore()
+    records(FIRST, store, sibling=SECOND)
+    store.get(KEY).wrapper = {"format": "something else"}
+    outcome = records(SECOND, store, sibling=FIRST)
+    assert outcome.drift.startswith("stored wrapper unreadable")
+    assert outcome.event == "reinduced"
+
+
+def list_item(url: str, sibling_link: str | None, n: int = 0) -> dict[str, Any]:
+    return {
+        "kind": "page",
+        "url": url,
+        "status": 200,
+        "request_headers": {},
+        "response_headers": {"Content-Type": ["text/html; charset=utf-8"]},
+        "body": PAGES[url],
+        "fetched_at": f"2026-11-22T19:00:0{n}Z",
+        "template_key": KEY,
+        "route": "list",
+        "referer": None,
+        "depth": 0,
+        "sibling_link": sibling_link,
+        "sibling_for": None,
+        "warc": {"file": "x.warc.gz", "offset": n},
+    }
+
+
+def test_pipeline_turns_list_pages_into_news_lists(tmp_path: Path) -> None:
+    crawler = make_crawler({"NEWSCRAWL_WRAPPER_DIR": str(tmp_path)})
+    pipeline = build(ExtractPipeline, crawler)
+    items = [list_item(FIRST, None, 0), list_item(SECOND, None, 1), list_item(FIRST, None, 2)]
+    first, second, third = run_pipeline(pipeline, items)
+    assert first["records"] == [] and first["extraction"]["reason"] == NO_SIBLING
+    assert second["extraction"]["sibling"] == {"url": FIRST, "used": True, "reason": None}
+    assert {r["url"] for r in second["records"]} == gold_urls("wcxb_dev-0652.html")
+    assert set(second) >= {"id", "url", "canonical_url", "site", "fetched_at", "template_key",
+                           "route", "referer", "title", "warc", "records", "extraction"}
+    assert second["page_type"] == "list" and "body" not in second
+    wrapper = third["extraction"]["wrapper"]
+    assert third["extraction"]["event"] == "applied" and wrapper["matched"] == 2
+    assert wrapper["key"] == KEY and sorted(wrapper["induced_from"]) == [FIRST, SECOND]
+    assert wrapper["notation"].endswith("[article]")
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/wrappers/induced"] == 1 and stats["newscrawl/wrappers/applied"] == 1
+    assert stats["newscrawl/wrappers/records"] == 48
+    assert stats["newscrawl/wrappers/none/no_sibling_list_page_to_induce_a_wrapper_from"] == 1
+    assert stats["newscrawl/page_type/list"] == 3
+    assert len(list(tmp_path.glob("*.json"))) == 1
+
+
+def test_redis_outage_never_loses_the_list_page(redis_server_factory) -> None:
+    server = redis_server_factory()
+    crawler = make_crawler({"NEWSCRAWL_REDIS_URL": server.url})
+    pipeline = build(ExtractPipeline, crawler)
+    server.kill()
+    (news,) = run_pipeline(pipeline, [list_item(FIRST, f"{SITE}/Parts?p=2")])
+    assert news["page_type"] == "list" and news["records"] == []
+    assert news["extraction"]["sibling"]["reason"] == "sibling store unavailable"
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/wrappers/store_errors"] >= 1
+    assert stats["newscrawl/siblings/store_errors"] == 1
