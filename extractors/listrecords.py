@@ -1,13 +1,14 @@
 """One list record's fields, read from its structure: title, absolute URL, date and authors.
 
-A record (paper 004, 3.2.2: "every record holds at least one link, which points to the page the record
-is about") is given as the node-table rows and text segments it spans plus its standard link(s).
+A record (paper 004, 3.2.2: "every record holds at least one link, which points to the page the
+record is about") is given as the node-table rows and text segments it spans plus its standard
+link(s).
 
 - ``title``: the first standard link's text, or only the text of the first heading (``h1``-``h6``)
   inside it when the link wraps a whole card (heading, teaser, date); for an image link, its
   ``title`` attribute or the image's ``alt``; else the next standard link's.
-- ``url``: that link's ``href`` resolved against the page URL and the page's ``<base href>``; as written
-  when the page has neither.
+- ``url``: that link's ``href`` resolved against the page URL and the page's ``<base href>``; as
+  written when the page has neither.
 - ``date``: the text of a ``<time>`` element inside the record as printed (its ``datetime``
   attribute when it prints nothing), else the first text that matches :data:`DATE_PATTERNS`,
   returned as found in the page. Recognised: ``2024-01-31``, ``2024/1/31``, ``2024.01.31``
@@ -22,8 +23,10 @@ is about") is given as the node-table rows and text segments it spans plus its s
 
 >>> DATE_PATTERNS.search("Posted 2024年3月5日 10:20 by X").group(0)
 '2024年3月5日 10:20'
->>> DATE_PATTERNS.search("Updated Jan 5, 2024").group(0), DATE_PATTERNS.search("3 hours ago").group(0)
-('Jan 5, 2024', '3 hours ago')
+>>> DATE_PATTERNS.search("Updated Jan 5, 2024").group(0)
+'Jan 5, 2024'
+>>> DATE_PATTERNS.search("3 hours ago").group(0)
+'3 hours ago'
 >>> DATE_PATTERNS.search("14m ago").group(0), DATE_PATTERNS.search("am 22.05.2019").group(0)
 ('14m ago', '22.05.2019')
 """

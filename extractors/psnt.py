@@ -1,4 +1,4 @@
-"""PSNT: fully automatic wrapper induction from two same-template pages (paper 004; algorithms.md 5).
+"""PSNT: automatic wrapper induction from two same-template pages (paper 004; algorithms.md 5).
 
 ``induce_wrapper(first, second)`` follows the paper step by step on the first page:
 
@@ -9,24 +9,26 @@
    structures merged; among those holding more than :data:`MAIN_SHARE` of the page's characters the
    one holding the fewest is the region structure (when none does, the smallest of their nearest
    ancestors that does: an extension, see :func:`_region_structure`);
-3. ordered link group (3.3.1): a structure's links grouped by Rpath, groups under 4 dropped, the group
-   with the most duplicated link texts dropped, the group with the largest mean link length kept;
+3. ordered link group (3.3.1): a structure's links grouped by Rpath, groups under 4 dropped, the
+   group with the most duplicated link texts dropped, the group with the largest mean link length
+   kept;
 4. structure separation (3.3.1) of the region by its ordered link group into equipotent parts R, and
    the main structure (3.3.2): the largest part if it holds more than half the page's characters;
    else the set R if ``|R| < 4``; else the region itself;
-5. standard link group (3.4) and information structures (3.5): the main structure is separated by its
-   standard links; each part's information structure is the largest structure holding it that is
+5. standard link group (3.4) and information structures (3.5): the main structure is separated by
+   its standard links; each part's information structure is the largest structure holding it that is
    still equipotent with the next part relative to the main structure;
 6. the wrapper (3.6.1), ``Rpath(main)(N)(links below main)[information structures below main]``.
 
-``apply_wrapper(wrapper, page)`` finds the main structures by Rpath (the N holding the most characters
-when the count differs), their standard links, and the information structures holding at least one of
-them: one record each; when the information structures are the links themselves, a record runs from
-one standard link up to the next (3.6.2).
+``apply_wrapper(wrapper, page)`` finds the main structures by Rpath (the N holding the most
+characters when the count differs), their standard links, and the information structures holding
+at least one of them: one record each; when the information structures are the links themselves,
+a record runs from one standard link up to the next (3.6.2).
 
 Readings taken where the paper is silent (also in algorithms.md's spirit: say so in the code):
 
-- a *link* is an ``<a>`` whose ``href`` leads to another document (not ``#...``, ``javascript:``...);
+- a *link* is an ``<a>`` whose ``href`` leads to another document (not ``#...``,
+  ``javascript:``...);
 - "drop the group with the most duplicated links" applies only when more than one group is left and
   that group has a duplicate at all; otherwise nothing would be left, or nothing is duplicated;
 - when the main structure is a set, its members must share one Rpath (the formula has one first
@@ -139,7 +141,8 @@ def induce_wrapper(first: Page, second: Page | None) -> Induction:
     trace.update(main=kind, main_structures=[paths.ipath(m) for m in mains])
     if not standard:
         return Induction(None, "the main structure has no standard link group", trace)
-    return _wrapper_for(paths, mains, standard, [first.url, second.url if second else None], trace)
+    sources = [first.url, None if second is None else second.url]
+    return _wrapper_for(paths, mains, standard, sources, trace)
 
 
 def _wrapper_for(paths: TagPaths, mains: list[int], standard: list[int],
@@ -148,7 +151,8 @@ def _wrapper_for(paths: TagPaths, mains: list[int], standard: list[int],
     wrapper; checked to survive its own JSON round trip (tag names it cannot write are refused)."""
     infos = [_information_structures(paths, m, [s for s in standard if paths.contains(m, s)])
              for m in mains]
-    rel = Counter(paths.relative_rpath(z, m) for m, zs in zip(mains, infos, strict=True) for z in zs)
+    rel = Counter(paths.relative_rpath(z, m)
+                  for m, zs in zip(mains, infos, strict=True) for z in zs)
     trace["information_structures"] = sum(len(zs) for zs in infos)
     if not rel:
         return Induction(None, "no information structure holds a standard link", trace)
@@ -269,7 +273,8 @@ def _main_structures(tree: _Tree, region: int, ordered: list[int], parts: list[i
         members = [r for r in parts if int(tree.paths.rpath_id[r]) == rpath]
         kind = "set" if len(members) == len(parts) else f"set ({len(parts) - len(members)} " \
             "parts with another Rpath left out)"
-        return members, [s for s in ordered if any(tree.paths.contains(m, s) for m in members)], kind
+        standard = [s for s in ordered if any(tree.paths.contains(m, s) for m in members)]
+        return members, standard, kind
     return [region], ordered, "region"
 
 

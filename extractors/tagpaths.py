@@ -1,10 +1,10 @@
 """Tag paths over the node table: Rpath, Ipath, smallest common structure, and the page's links.
 
-Paper 004 (Mei et al. 2008, section 3.2.1): ``Rpath(n)`` is the sequence of tag names from the root to
-``n`` (``html.body.div.ul.li.a``); ``Ipath(n)`` adds each step's position among its parent's element
-children (``html.body[1].div[2].ul[1]``, 1-based, all element children counted, as definition 2 says).
-A *structure* is an element with its subtree, named by its Ipath; the smallest structure holding two
-structures ``S(P, Q)`` is their lowest common ancestor.
+Paper 004 (Mei et al. 2008, section 3.2.1): ``Rpath(n)`` is the sequence of tag names from the root
+to ``n`` (``html.body.div.ul.li.a``); ``Ipath(n)`` adds each step's position among its parent's
+element children (``html.body[1].div[2].ul[1]``, 1-based, all element children counted, as
+definition 2 says). A *structure* is an element with its subtree, named by its Ipath; the smallest
+structure holding two structures, ``S(P, Q)``, is their lowest common ancestor.
 
 Everything is computed once per page from the node table's ``parent`` and ``end`` columns: Rpaths
 are interned as integer ids (equal Rpath, equal id), so grouping links by Rpath is grouping ints.
@@ -148,6 +148,9 @@ class TagPaths:
             current = self._ids.get((current, tag), -2)
             if current == -2:
                 return []
-        lo, hi = (0, len(self.nodes) - 1) if within is None else (within, int(self.nodes.end[within]))
+        if within is None:
+            lo, hi = 0, len(self.nodes) - 1
+        else:
+            lo, hi = within, int(self.nodes.end[within])
         hits = np.flatnonzero(self.rpath_id[lo:hi + 1] == current) + lo
         return hits.tolist()

@@ -5,11 +5,12 @@ Paper 004, section 3.6.1, writes a wrapper as
     Rpath(main structure)(N)(Rpath of the standard links below it)[Rpath of the information
     structures below it]
 
-for example ``html.body.div.div.div.div.ul(1)(li.h3.a)[li]``: N = 1 for one main structure, 1 < N < 4
-for a set of structures. :class:`Wrapper` holds those four parts plus whether the records run from one
-link to the next (the third part ends at a link, section 3.6.2), the URLs of the two pages it was
-induced from, when, and the format version. ``to_json``/``from_json`` round-trip it as plain JSON (no
-pickle); ``xpaths`` compiles it to XPath 1.0 expressions lxml (or any XPath engine) can run.
+for example ``html.body.div.div.div.div.ul(1)(li.h3.a)[li]``: N = 1 for one main structure,
+1 < N < 4 for a set of structures. :class:`Wrapper` holds those four parts plus whether the records
+run from one link to the next (the third part ends at a link, section 3.6.2), the URLs of the two
+pages it was induced from, when, and the format version. ``to_json``/``from_json`` round-trip it
+as plain JSON (no pickle); ``xpaths`` compiles it to XPath 1.0 expressions lxml (or any XPath
+engine) can run.
 
 >>> w = Wrapper("html.body.div.ul", 1, "li.h3.a", "li")
 >>> w.notation()
@@ -92,7 +93,8 @@ class Wrapper:
         count = main.get("count")
         if not isinstance(count, int) or isinstance(count, bool) \
                 or not 1 <= count <= MAX_MAIN_STRUCTURES:
-            raise ValueError(f"main_structure.count must be 1..{MAX_MAIN_STRUCTURES}, got {count!r}")
+            raise ValueError(f"main_structure.count must be 1..{MAX_MAIN_STRUCTURES}, "
+                             f"got {count!r}")
         wrapper = cls(
             main_rpath=_rpath(main.get("rpath"), "main_structure.rpath"), count=count,
             link_rpath=_rpath(data.get("standard_links"), "standard_links"),
@@ -126,7 +128,7 @@ def _link_below_info(link_rpath: str, info_rpath: str) -> str | None:
 
 
 def _xpath(rpath: str, absolute: bool = False) -> str:
-    """``html.body.div`` -> ``/html/body/div``; tags that are not XPath names (``o:p``) by name()."""
+    """``html.body.div`` -> ``/html/body/div``; a tag that is no XPath name (``o:p``) by name()."""
     steps = [t if _NCNAME.match(t) else f"*[name()='{t}']" for t in rpath.split(".")]
     return ("/" if absolute else "") + "/".join(steps)
 

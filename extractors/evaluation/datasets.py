@@ -5,16 +5,15 @@ The layout is the one of ``../shared/data/README.md``: one JSON object per line 
 ``date``, ``author``, ``body``, ``with``, ``without``, ``records``, ``quality``; a field the set
 lacks is null.
 
+Page ids are the datasets' own, made unique when a set repeats one (``news_article_vs_nonarticle``
+truncates its ids, so 344 lines carry 34 ids): a repeated id gets ``@`` and the page's file
+appended, so predictions and timings, which are keyed by id, never collide.
+
 Sibling rule (for methods that compare a page with a same-template page): among the *other* pages
 of the same non-null ``group``, keep those with a compatible gold ``page_type`` (the same type;
 for a ``list`` page a ``list`` or ``nonarticle`` page; any page when the type is unknown) and take
 the nearest in file order (smallest distance of positions in ``gold.jsonl``; on a tie the
-earlier one). No group or no compatible page means no sibling. A method may ask for siblings of
-given page types only (PSNT induces its wrapper from two *list* pages).
-
-Page ids are the datasets' own, made unique when a set repeats one (``news_article_vs_nonarticle``
-truncates its ids, so 344 lines carry 34 ids): a repeated id gets ``@`` and the page's file
-appended, so predictions and timings, which are keyed by id, never collide.
+earlier one). No group or no compatible page means no sibling.
 """
 
 from __future__ import annotations

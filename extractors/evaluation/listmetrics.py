@@ -150,10 +150,12 @@ def record_counts(pred: Sequence[dict], gold: Sequence[dict], base: str | None
 
 
 def record_scores(counts: Iterable[tuple[int, int, int, int]]) -> dict[str, float | int]:
-    """Micro-averaged precision/recall/F1 and the title-match share of matched records.
+    """Micro-averaged precision/recall/F1 and the title-match share of matched records, with the
+    record counts (so scores of several rows can be pooled).
 
-    >>> record_scores([(1, 2, 2, 1), (0, 0, 3, 0)])
-    {'precision': 0.5, 'recall': 0.2, 'f1': 0.2857, 'title_match': 1.0, 'pages': 2}
+    >>> record_scores([(1, 2, 2, 1), (0, 0, 3, 0)])  # doctest: +NORMALIZE_WHITESPACE
+    {'precision': 0.5, 'recall': 0.2, 'f1': 0.2857, 'title_match': 1.0, 'pages': 2,
+     'matched': 1, 'predicted': 2, 'gold': 5}
     """
     matched = predicted = gold = titles = pages = 0
     for m, p, g, t in counts:
@@ -162,7 +164,8 @@ def record_scores(counts: Iterable[tuple[int, int, int, int]]) -> dict[str, floa
     scores = _prf(matched, predicted, gold)
     return {"precision": scores["precision"], "recall": scores["recall"] or 0.0,
             "f1": scores["f1"] or 0.0,
-            "title_match": round(titles / matched, 4) if matched else 0.0, "pages": pages}
+            "title_match": round(titles / matched, 4) if matched else 0.0, "pages": pages,
+            "matched": matched, "predicted": predicted, "gold": gold}
 
 
 def record_field_counts(pred: Sequence[dict], gold: Sequence[dict], base: str | None

@@ -63,6 +63,12 @@ def score_pages(pages: Sequence[GoldPage], preds: dict[str, dict], provides: fro
         pairs = [(pred(p).get("records") or [], p.gold["records"], p.base_url())
                  for p in record_pages]
         out["records"] = listmetrics.record_scores(listmetrics.record_counts(*x) for x in pairs)
-        out["records"].update(listmetrics.record_field_scores(
-            listmetrics.record_field_counts(*x) for x in pairs))
+        fields = listmetrics.record_field_scores(listmetrics.record_field_counts(*x) for x in pairs)
+        # like the page fields: a tool whose records never carry a date (author) gets no score
+        returned = {key for records, _, _ in pairs for rec in records for key in rec}
+        if not returned & {"published", "date"}:
+            fields = {k: v for k, v in fields.items() if not k.startswith("date")}
+        if not returned & {"authors", "author"}:
+            fields = {k: v for k, v in fields.items() if not k.startswith("author")}
+        out["records"].update(fields)
     return out

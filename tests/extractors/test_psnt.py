@@ -53,6 +53,15 @@ def test_induction_on_a_real_pair_finds_the_product_grid(ifixit):
     assert induced.trace["shared_links_removed"] > 0
 
 
+def test_region_falls_back_to_an_ancestor_when_no_group_structure_holds_half(ifixit):
+    # /Parts: the product grid holds 49 % of the page's characters once the shared links are
+    # gone, so no link group's structure qualifies as region; the nearest ancestor over half does
+    induced = induce_wrapper(ifixit[1], ifixit[0])
+    assert induced.trace["region_rule"] == "ancestor"
+    assert scores(apply_wrapper(induced.wrapper, ifixit[1]).records,
+                  "wcxb_dev-0651.html") == (24, 24, 24)
+
+
 def test_wrapper_extracts_every_gold_record_of_both_pages(ifixit):
     w = induce_wrapper(*ifixit).wrapper
     for name in ("wcxb_dev-0652.html", "wcxb_dev-0651.html"):  # the second was not induced from
@@ -89,6 +98,9 @@ def test_json_round_trip_and_xpath_give_the_same_records(ifixit):
     ({"format": "newscrawl/psnt-wrapper", "version": 1, "main_structure": {"rpath": "html..body",
       "count": 1}}, "not a tag name"),
     ([], "a JSON object"),
+    ({"format": "newscrawl/psnt-wrapper", "version": 1, "main_structure": {"rpath": "html.body",
+      "count": 1}, "standard_links": "li.a", "information_structures": "div",
+      "induced_at": "2026-01-01T00:00:00+00:00"}, "do not lie on the standard links' path"),
 ])
 def test_bad_wrapper_json_is_a_value_error_naming_the_problem(data, problem):
     with pytest.raises(ValueError, match=problem):
