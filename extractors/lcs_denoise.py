@@ -58,9 +58,13 @@ class Denoised:
     reason: str | None = None
 
 
-def denoise(target: NodeTable, sibling: NodeTable, threshold: float = SIMILARITY_THRESHOLD,
+def denoise(target: NodeTable, sibling: NodeTable, threshold: float | None = None,
             max_cells: int = MAX_CELLS) -> Denoised:
-    """Find the target's content by matching it against ``sibling`` (a page of the same template)."""
+    """Find the target's content by matching it against ``sibling`` (a page of the same template).
+
+    ``threshold`` is ``Ts``; None reads :data:`SIMILARITY_THRESHOLD` at call time (``newscrawl eval
+    --lcs-ts`` sets it for a sweep)."""
+    threshold = SIMILARITY_THRESHOLD if threshold is None else threshold
     if len(target) * len(sibling) > max_cells:
         return Denoised(None, reason=f"tables too large ({len(target)}x{len(sibling)} nodes)")
     vocabulary: dict[str, int] = {}

@@ -11,6 +11,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from extractors import lcs_denoise
 from extractors.evaluation import gate, report
 from extractors.evaluation.datasets import Dataset, load_dataset
 from extractors.evaluation.methods import method_specs, resolve_methods
@@ -54,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--margin", type=float, default=gate.DEFAULT_MARGIN)
     parser.add_argument("--allow-lower", action="store_true",
                         help="let --pin lower an existing floor")
+    parser.add_argument("--lcs-ts", type=int, choices=range(1, 7), default=None, metavar="K",
+                        help="run LCS denoising with Ts = K/7 (1..6) instead of the chosen value,"
+                             " for a threshold sweep")
 
 
 def resolve_dataset_dir(name: str) -> Path:
@@ -120,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
         print("newscrawl eval: nothing to evaluate (give --method, --peers or --predictions)",
               file=sys.stderr)
         return 2
+    if args.lcs_ts is not None:
+        lcs_denoise.SIMILARITY_THRESHOLD = args.lcs_ts / 7
+        logger.info("LCS Ts set to %d/7 for this run", args.lcs_ts)
     result = evaluate(datasets, tools)
     print(report.format_table(result))
     if args.json:
