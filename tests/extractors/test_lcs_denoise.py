@@ -85,16 +85,16 @@ def test_table_agrees_with_the_reference_on_random_trees(seed):
     rng = random.Random(seed)
     a = parse_page(_random_html(rng, rng.randint(2, 6))).nodes
     b = parse_page(_random_html(rng, rng.randint(2, 6))).nodes
-    vocabulary: dict[str, int] = {}
-    t1, t2 = build_feature_tree(a, vocabulary), build_feature_tree(b, vocabulary)
+    
+    t1, t2 = build_feature_tree(a), build_feature_tree(b)
     expected = _reference_candidates(t1, t2, SIMILARITY_THRESHOLD)
     assert match_trees(t1, t2).tolist() == expected
 
 
 def test_a_page_against_itself_has_no_candidates():
     nodes = parse_page(page_bytes(fixture("cx_bbc-00000.html"))).nodes
-    vocabulary: dict[str, int] = {}
-    tree = build_feature_tree(nodes, vocabulary)
+    
+    tree = build_feature_tree(nodes)
     assert len(match_trees(tree, tree)) == 0
 
 
@@ -120,10 +120,10 @@ def test_real_pair_keeps_the_article_and_drops_the_template(target, sibling):
 
 def test_fingerprints_are_equal_exactly_when_tags_and_text_are():
     """The rolling-hash fingerprint partitions real nodes as (subtree tags, inner text) does."""
-    from extractors.feature_tree import _fingerprints
+    from extractors.feature_tree import _fingerprints, _ids
 
     nodes = parse_page(page_bytes(fixture("cx_163-00001.html"))).nodes
-    prints = _fingerprints(nodes, np.ones(len(nodes), dtype=bool))
+    prints = _fingerprints(nodes, _ids(nodes.tag), np.ones(len(nodes), dtype=bool))
     by_content: dict = {}
     for row in range(len(nodes)):
         key = (tuple(nodes.tag[row + 1:nodes.end[row] + 1]), nodes.inner_text(row))
