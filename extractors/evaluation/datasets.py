@@ -14,7 +14,7 @@ earlier one). No group or no compatible page means no sibling.
 CleanEval gold (``cleanportaleval``) is written in the CleanEval annotation format: a first line
 ``URL: ...``, a ``<p>``, ``<h>`` or ``<l>`` marker opening each paragraph, heading or list item, HTML
 character references (``&#8217;``, ``&rsquo;``) and, for a page without an article, a comment.
-Scored as it is, the markers and the URL become ``\w+`` tokens (``p``, ``URL``, ``http``, ``8217``)
+Scored as it is, the markers and the URL become ``\\w+`` tokens (``p``, ``URL``, ``http``, ``8217``)
 that no extractor can output. :func:`normalise_cleaneval` removes them once, when the gold is
 loaded, for every tool alike; a body is treated so only when it has the format's signature (a first
 line ``URL: http...``), so other sets are untouched. A page whose gold is only that line (no
