@@ -139,7 +139,7 @@ def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs
     if len(t1) == 0 or len(t2) == 0 or t1.tag[0] != t2.tag[0]:
         return [], [], []
     parent_min = int(np.ceil(threshold * _FULL - 1e-9))  # parents similar: sim > Ts (def. 6)
-    facts1, facts2 = _facts(t1), _facts(t2)
+    keys1, keys2 = _comparison_keys(t1), _comparison_keys(t2)
     kids1 = np.column_stack((t1.child_start, t1.child_count))
     kids2 = np.column_stack((t2.child_start, t2.child_count))
     found_i, found_j = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)]
@@ -155,7 +155,7 @@ def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs
         next_p, next_q = [all_i[:0]], [all_j[:0]]
         for lo in range(0, len(all_i), _CHUNK):
             i, j = all_i[lo:lo + _CHUNK], all_j[lo:lo + _CHUNK]
-            values = _compare(facts1[i], facts2[j])
+            values = (keys1[i] == keys2[j]).sum(axis=1)
             nonzero, similar = values > 0, values > parent_min
             found_i.append(i[nonzero]), found_j.append(j[nonzero]), found_v.append(values[nonzero])
             next_p.append(i[similar]), next_q.append(j[similar])
@@ -165,9 +165,26 @@ def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs
     return i[order].tolist(), j[order].tolist(), v[order].tolist()
 
 
-def _facts(tree: FeatureTree) -> np.ndarray:
-    """What a comparison reads, one row per node: tag, content flag, fingerprint, 7 features."""
-    return np.column_stack((tree.tag, tree.content, tree.fingerprint, tree.features))
+#: Odd 64-bit multipliers that give each of the 7 feature columns its own mix of the tag, and
+#: the salt that keeps a content node's key apart from every plain feature value.
+_COLUMN_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                        0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53,
+                        0x94D049BB133111EB], dtype=np.uint64)
+_CONTENT_SALT = np.uint64(0x2545F4914F6CDD1D)
+
+
+def _comparison_keys(tree: FeatureTree) -> np.ndarray:
+    """``(n, 7)`` keys such that, for two nodes whose parents are similar, the number of equal
+    columns is ``CompareTwoCNode`` (rules 1, 4–6): each column is the feature mixed with the tag
+    (different tags: no column equal), and a content node's columns all come from its innerHTML
+    fingerprint instead (two content nodes: 7 when the fingerprints agree, else 0; a content node
+    against a plain one: 0). Keys are 64-bit mixes, so a false equality has odds of about 2**-64
+    a column, the same order as the hashes the feature tree already compares."""
+    tag = tree.tag.view(np.uint64)[:, None] * _COLUMN_MIX
+    content_key = ((tree.fingerprint.view(np.uint64) ^ _CONTENT_SALT)[:, None] * _COLUMN_MIX
+                   ) ^ _CONTENT_SALT
+    plain = tree.features.view(np.uint64)
+    return np.where(tree.content[:, None], content_key, plain) ^ tag
 
 
 def _child_pairs(k1: np.ndarray, k2: np.ndarray, sizes: np.ndarray, _total: int
@@ -180,16 +197,6 @@ def _child_pairs(k1: np.ndarray, k2: np.ndarray, sizes: np.ndarray, _total: int
     return k1[pair, 0] + across, k2[pair, 0] + down
 
 
-def _compare(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Rules 1 and 4–6 of CompareTwoCNode for pairs whose parents are similar (rules 2–3 done), on
-    rows of :func:`_facts`: 0 for different tags; for a content node on either side, 7 when both
-    are content nodes with the same innerHTML, else 0; otherwise the count of equal features."""
-    equal = a == b
-    either, both = a[:, 1] | b[:, 1], a[:, 1] & b[:, 1]
-    value = np.where(either, (both & equal[:, 2]) * _FULL, equal[:, 3:].sum(axis=1))
-    return value * equal[:, 0]
-
-
 def _chain_scores(rows: list[int], cols: list[int], sims: list[int], starts: list[int]
                   ) -> list[int]:
     """For each non-zero cell, the score of the best matching that pairs it last:
@@ -200,20 +207,20 @@ def _chain_scores(rows: list[int], cols: list[int], sims: list[int], starts: lis
     where the best score so far rises, and that score) answers it by bisection; a row's cells are
     all scored before any of them enters the staircase.
     """
-    stair_cols: list[int] = []
-    stair_vals: list[int] = []
+    stair_cols: list[int] = [-1]  # a sentinel column scoring 0 spares the empty-prefix tests
+    stair_vals: list[int] = [0]
     scores = [0] * len(rows)
+    left, right = bisect_left, bisect_right
     for start, stop in zip(starts, starts[1:]):
         for k in range(start, stop):
-            at = bisect_left(stair_cols, cols[k])
-            scores[k] = sims[k] + (stair_vals[at - 1] if at else 0)
+            scores[k] = sims[k] + stair_vals[left(stair_cols, cols[k]) - 1]
         for k in range(start, stop):
             col, score = cols[k], scores[k]
-            at = bisect_right(stair_cols, col)
-            if at and stair_vals[at - 1] >= score:
+            at = right(stair_cols, col)
+            if stair_vals[at - 1] >= score:
                 continue
-            first = at - 1 if at and stair_cols[at - 1] == col else at
-            last = bisect_right(stair_vals, score, at)
+            first = at - 1 if stair_cols[at - 1] == col else at
+            last = right(stair_vals, score, at)
             stair_cols[first:last] = (col,)
             stair_vals[first:last] = (score,)
     return scores
@@ -256,14 +263,24 @@ def _backtrack(rows: list[int], cols: list[int], sims: list[int], n: int, m: int
 
 
 def _paired_cell(rows: list[int], cols: list[int], cells: list[int], i: int, j: int) -> int:
-    """Which of the equally scored ``cells`` the walk from ``(i, j)`` pairs (see _backtrack)."""
-    step = max(min(i - rows[k], j - cols[k]) for k in cells)
+    """Which of the equally scored ``cells`` (in row-major order) the walk from ``(i, j)`` pairs
+    (see :func:`_backtrack`): plain loops, as the groups are a handful of cells."""
+    step = -len(rows) - 2
+    for k in cells:
+        down, across = i - rows[k], j - cols[k]
+        if min(down, across) > step:
+            step = min(down, across)
     r, c = i - step, j - step
-    in_row = [k for k in cells if rows[k] == r and cols[k] <= c]
-    if in_row:
-        return max(in_row, key=cols.__getitem__)
-    column = min(cols[k] for k in cells if rows[k] <= r)
-    return max((k for k in cells if cols[k] == column and rows[k] < r), key=rows.__getitem__)
+    pick, column = -1, len(cols) + 2 + j
+    for k in cells:
+        row, col = rows[k], cols[k]
+        if row == r and col <= c:
+            pick = k  # row-major: the last one is the rightmost
+        if row <= r and col < column:
+            column = col
+    if pick >= 0:
+        return pick
+    return next(k for k in reversed(cells) if cols[k] == column and rows[k] < r)
 
 
 def _topmost(nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
