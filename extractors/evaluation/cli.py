@@ -16,7 +16,7 @@ from extractors.evaluation import gate, report
 from extractors.evaluation.datasets import Dataset, load_dataset
 from extractors.evaluation.methods import method_specs, resolve_methods
 from extractors.evaluation.peers import peer_specs, resolve_peers
-from extractors.evaluation.runner import Tool, evaluate, method_tool, peer_tool, predictions_tool
+from extractors.evaluation.runner import BREAKDOWNS, Tool, evaluate, method_tool, peer_tool, predictions_tool
 
 logger = logging.getLogger(__name__)
 
@@ -55,9 +55,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--margin", type=float, default=gate.DEFAULT_MARGIN)
     parser.add_argument("--allow-lower", action="store_true",
                         help="let --pin lower an existing floor")
+    parser.add_argument("--by", type=_breakdowns, default=(), metavar="group,site,year",
+                        help="also score each part of a set, comma-separated: its gold group, or"
+                             " the site or year of a site@year group (rows labelled e.g."
+                             " site=cnn.com)")
     parser.add_argument("--lcs-ts", type=int, choices=range(1, 7), default=None, metavar="K",
                         help="run LCS denoising with Ts = K/7 (1..6) instead of the chosen value,"
                              " for a threshold sweep")
+
+
+def _breakdowns(value: str) -> tuple[str, ...]:
+    parts = tuple(p.strip() for p in value.split(",") if p.strip())
+    unknown = [p for p in parts if p not in BREAKDOWNS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown breakdown {unknown[0]!r}; known: "
+                                         + ", ".join(BREAKDOWNS))
+    return parts
 
 
 def resolve_dataset_dir(name: str) -> Path:
@@ -127,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     if args.lcs_ts is not None:
         lcs_denoise.SIMILARITY_THRESHOLD = args.lcs_ts / 7
         logger.info("LCS Ts set to %d/7 for this run", args.lcs_ts)
-    result = evaluate(datasets, tools)
+    result = evaluate(datasets, tools, args.by)
     print(report.format_table(result))
     if args.json:
         report.write_json(result, args.json)
