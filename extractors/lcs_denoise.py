@@ -9,8 +9,12 @@ cluster and those close to it are the content.
 
 Implementation notes:
 
-- Similarities are multiples of 1/7 (the share of 7 equal features, or 0, or 1), so they are stored as
-  integer numerators 0..7 (``uint8``) and accumulated in integers: ties are exact.
+- Similarities are multiples of 1/7 (the share of 7 equal features, or 0, or 1), so they are kept as
+  integer numerators 0..7 and accumulated in integers: ties are exact. ``Ts`` is 2/7 (the sweep is
+  beside :data:`SIMILARITY_THRESHOLD`; ``newscrawl eval --lcs-ts K`` reruns it).
+- One generation of comparisons is one numpy equality count over ``(n, 7)`` keys per node (the
+  features mixed with the tag; content nodes keyed by their innerHTML fingerprint), see
+  :func:`_comparison_keys`.
 - The similarity matrix is sparse: a pair is non-zero only if its parents are similar, all the way
   up to body, so only pairs of nodes at the same depth, children of similar pairs, are ever
   compared (a few cells per row on real pages). Nothing of size ``N·M`` is built: the table
@@ -18,8 +22,10 @@ Implementation notes:
   non-zero cells strictly increasing in both indices, computed cell by cell with a staircase
   (:func:`_chain_scores`), and the backtracking walks the same path as the cell-by-cell one, in
   strides between paired cells (:func:`_backtrack`). Time and memory grow with the number of
-  compared pairs, not with ``N·M``; a pair beyond ``MAX_PAIRS`` compared pairs or ``MAX_CELLS``
-  non-zero cells is not attempted: the result says so and the caller falls back to attenuation.
+  compared pairs, not with ``N·M``. Very large or list-heavy pages: a pair beyond ``MAX_PAIRS``
+  compared pairs or ``MAX_CELLS`` non-zero cells is not matched (``Denoised.reason`` says "too
+  large to match" with the counts) and the caller falls back to attenuation alone; below the caps
+  memory stays in the tens of MB (``newscrawl bench --lcs-scaling`` measures it by tree size).
 - Orientation: rows follow ``S1``, columns ``S2``. The paper's tie order (pair, then the direction that
   skips an ``S2`` node, then the one that skips an ``S1`` node) is kept.
 """
