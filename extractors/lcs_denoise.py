@@ -58,14 +58,17 @@ __all__ = ["MAX_CELLS", "MAX_PAIRS", "SIMILARITY_THRESHOLD", "Denoised", "TooLar
 #:   attenuation alone: 0.903, 0.838 (0.905), 0.905
 SIMILARITY_THRESHOLD = 2 / 7
 #: Node pairs compared (children of similar pairs) above which matching is refused: bounds the
-#: time (numpy, ~0.1 µs a pair) and memory (~50 bytes a pair while a generation's pairs are listed)
-#: of the similarity step on huge or list-heavy pages.
+#: time of the similarity step (numpy, ~0.2 µs a pair) on huge or list-heavy pages. Pairs are
+#: compared in batches of ``_CHUNK`` (one parent pair's children at least, so a single pair of
+#: parents with c1 x c2 children costs ~150 bytes per child pair at once).
 MAX_PAIRS = 2_000_000
-#: Non-zero similarities above which matching is refused: the chain step is a Python loop over
-#: them (~1 µs and ~150 bytes each), so this bounds it to about a second and ~75 MB.
-MAX_CELLS = 500_000
+#: Non-zero similarities above which matching is refused (checked as they are found): the chain
+#: step is a Python loop over them (~1 µs and ~100 bytes each), so this bounds it to ~0.3 s and
+#: ~25 MB. Set from wcxb_dev: the largest same-group pairs we match have ~50k; rei.com product
+#: lists (5-6k nodes, ~900k similar pairs) are refused.
+MAX_CELLS = 200_000
 #: Node pairs compared in one numpy batch (~150 bytes each while compared).
-_CHUNK = 1 << 16
+_CHUNK = 1 << 15
 #: Clusters whose score is within this many points of the best one are content too.
 CLOSE_SCORE_MARGIN = 2
 #: Points for the first three ranks of each indicator (paper 003, section 2.5).
@@ -121,9 +124,7 @@ def match_trees(t1: FeatureTree, t2: FeatureTree, threshold: float = SIMILARITY_
     """
     if not 0 < threshold <= 1:
         raise ValueError(f"Ts must be in (0, 1], got {threshold}")
-    rows, cols, sims = _similar_cells(t1, t2, threshold, max_pairs)
-    if len(rows) > max_cells:
-        raise TooLarge(f"{len(rows)} similar node pairs (limit {max_cells})")
+    rows, cols, sims = _similar_cells(t1, t2, threshold, max_pairs, max_cells)
     template_min = int(np.ceil(threshold * _FULL - 1e-9))
     matched = _backtrack(rows, cols, sims, len(t1), len(t2), template_min)
     return np.setdiff1d(np.arange(len(t1)), np.asarray(matched, dtype=np.int64))
@@ -133,8 +134,8 @@ class TooLarge(Exception):
     """The pair would cost more than the caps allow; the caller falls back without LCS."""
 
 
-def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs: int
-                   ) -> tuple[list[int], list[int], list[int]]:
+def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs: int,
+                   max_cells: int) -> tuple[list[int], list[int], list[int]]:
     """The non-zero cells of ``CompareTwoCNode``: rows, columns and numerators over 7, row-major.
 
     A pair can only be non-zero when its parents are similar (rule 3), so cells are found from the
@@ -150,25 +151,50 @@ def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs
     kids2 = np.column_stack((t2.child_start, t2.child_count))
     found_i, found_j = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)]
     found_v = [np.full(1, _FULL, np.int64)]  # rule 2: body against body
-    p, q, compared = found_i[0], found_j[0], 1
+    p, q, compared, cells = found_i[0], found_j[0], 1, 1
     while len(p):
         k1, k2 = kids1[p], kids2[q]
         sizes = k1[:, 1] * k2[:, 1]
         compared += int(sizes.sum())
         if compared > max_pairs:
             raise TooLarge(f"over {max_pairs} node pairs to compare")
-        all_i, all_j = _child_pairs(k1, k2, sizes, compared)
-        next_p, next_q = [all_i[:0]], [all_j[:0]]
-        for lo in range(0, len(all_i), _CHUNK):
-            i, j = all_i[lo:lo + _CHUNK], all_j[lo:lo + _CHUNK]
+        next_p, next_q = [p[:0]], [q[:0]]
+        for lo, hi in _batches(sizes):
+            i, j = _child_pairs(k1[lo:hi], k2[lo:hi], sizes[lo:hi])
             values = (keys1[i] == keys2[j]).sum(axis=1)
             nonzero, similar = values > 0, values > parent_min
             found_i.append(i[nonzero]), found_j.append(j[nonzero]), found_v.append(values[nonzero])
             next_p.append(i[similar]), next_q.append(j[similar])
+            cells += len(found_i[-1])
+            if cells > max_cells:
+                raise TooLarge(f"over {max_cells} similar node pairs")
         p, q = np.concatenate(next_p), np.concatenate(next_q)
     i, j, v = np.concatenate(found_i), np.concatenate(found_j), np.concatenate(found_v)
     order = np.lexsort((j, i))
     return i[order].tolist(), j[order].tolist(), v[order].tolist()
+
+
+def _batches(sizes: np.ndarray) -> list[tuple[int, int]]:
+    """Runs of parent pairs with about ``_CHUNK`` child pairs each (one pair alone when its own
+    children exceed it), so a generation's pair lists stay small."""
+    ends = np.cumsum(sizes)
+    out, lo = [], 0
+    while lo < len(sizes):
+        before = int(ends[lo - 1]) if lo else 0
+        hi = max(lo + 1, int(np.searchsorted(ends, before + _CHUNK, side="right")))
+        out.append((lo, hi))
+        lo = hi
+    return out
+
+
+def _child_pairs(k1: np.ndarray, k2: np.ndarray, sizes: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """All (child of p[k], child of q[k]) pairs, for every k, as two flat arrays; ``k1``, ``k2``
+    hold the first child and the child count of each ``p[k]`` and ``q[k]``."""
+    pair = np.repeat(np.arange(len(sizes)), sizes)
+    offset = np.arange(len(pair)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    across, down = np.divmod(offset, k2[pair, 1])
+    return k1[pair, 0] + across, k2[pair, 0] + down
 
 
 #: Odd 64-bit multipliers that give each of the 7 feature columns its own mix of the tag, and
@@ -191,16 +217,6 @@ def _comparison_keys(tree: FeatureTree) -> np.ndarray:
                    ) ^ _CONTENT_SALT
     plain = tree.features.view(np.uint64)
     return np.where(tree.content[:, None], content_key, plain) ^ tag
-
-
-def _child_pairs(k1: np.ndarray, k2: np.ndarray, sizes: np.ndarray, _total: int
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """All (child of p[k], child of q[k]) pairs, for every k, as two flat arrays; ``k1``, ``k2``
-    hold the first child and the child count of each ``p[k]`` and ``q[k]``."""
-    pair = np.repeat(np.arange(len(sizes)), sizes)
-    offset = np.arange(len(pair)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    across, down = np.divmod(offset, k2[pair, 1])
-    return k1[pair, 0] + across, k2[pair, 0] + down
 
 
 def _chain_scores(rows: list[int], cols: list[int], sims: list[int], starts: list[int]
