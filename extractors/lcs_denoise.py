@@ -124,10 +124,11 @@ def match_trees(t1: FeatureTree, t2: FeatureTree, threshold: float = SIMILARITY_
     """
     if not 0 < threshold <= 1:
         raise ValueError(f"Ts must be in (0, 1], got {threshold}")
-    rows, cols, sims = _similar_cells(t1, t2, threshold, max_pairs, max_cells)
+    rows, cols, sims, starts = _similar_cells(t1, t2, threshold, max_pairs, max_cells)
     template_min = int(np.ceil(threshold * _FULL - 1e-9))
-    matched = _backtrack(rows, cols, sims, len(t1), len(t2), template_min)
-    return np.setdiff1d(np.arange(len(t1)), np.asarray(matched, dtype=np.int64))
+    candidate = np.ones(len(t1), dtype=bool)
+    candidate[_backtrack(rows, cols, sims, starts, len(t1), len(t2), template_min)] = False
+    return np.flatnonzero(candidate)
 
 
 class TooLarge(Exception):
@@ -135,8 +136,9 @@ class TooLarge(Exception):
 
 
 def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs: int,
-                   max_cells: int) -> tuple[list[int], list[int], list[int]]:
-    """The non-zero cells of ``CompareTwoCNode``: rows, columns and numerators over 7, row-major.
+                   max_cells: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The non-zero cells of ``CompareTwoCNode``: rows, columns and numerators over 7, row-major,
+    and where each row's cells start (then the cell count).
 
     A pair can only be non-zero when its parents are similar (rule 3), so cells are found from the
     similar pairs downwards: the children of each similar pair ``(p, q)`` are compared, all pairs
@@ -144,7 +146,7 @@ def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs
     "children of p" into a range. Every pair is visited at most once (its parents' pair is unique).
     """
     if len(t1) == 0 or len(t2) == 0 or t1.tag[0] != t2.tag[0]:
-        return [], [], []
+        return [], [], [], [0]
     parent_min = int(np.ceil(threshold * _FULL - 1e-9))  # parents similar: sim > Ts (def. 6)
     keys1, keys2 = _comparison_keys(t1), _comparison_keys(t2)
     kids1 = np.column_stack((t1.child_start, t1.child_count))
@@ -171,7 +173,9 @@ def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs
         p, q = np.concatenate(next_p), np.concatenate(next_q)
     i, j, v = np.concatenate(found_i), np.concatenate(found_j), np.concatenate(found_v)
     order = np.lexsort((j, i))
-    return i[order].tolist(), j[order].tolist(), v[order].tolist()
+    i = i[order]
+    starts = np.r_[0, np.flatnonzero(i[1:] != i[:-1]) + 1, len(i)]
+    return i.tolist(), j[order].tolist(), v[order].tolist(), starts.tolist()
 
 
 def _batches(sizes: np.ndarray) -> list[tuple[int, int]]:
@@ -248,8 +252,8 @@ def _chain_scores(rows: list[int], cols: list[int], sims: list[int], starts: lis
     return scores
 
 
-def _backtrack(rows: list[int], cols: list[int], sims: list[int], n: int, m: int,
-               template_min: int) -> list[int]:
+def _backtrack(rows: list[int], cols: list[int], sims: list[int], starts: list[int], n: int,
+               m: int, template_min: int) -> list[int]:
     """The rows the paper's backtracking pairs with a template-like node (similarity >= Ts).
 
     The walk is the cell-by-cell one (from the last cell; pair, else skip an ``S2`` node, else
@@ -263,8 +267,6 @@ def _backtrack(rows: list[int], cols: list[int], sims: list[int], n: int, m: int
     """
     if not rows:
         return []
-    row_arr = np.asarray(rows)
-    starts = np.r_[0, np.flatnonzero(row_arr[1:] != row_arr[:-1]) + 1, len(rows)].tolist()
     scores = np.asarray(_chain_scores(rows, cols, sims, starts))
     order = np.argsort(scores, kind="stable")
     ranked = scores[order]
