@@ -268,18 +268,17 @@ def _backtrack(rows: list[int], cols: list[int], sims: list[int], starts: list[i
     if not rows:
         return []
     scores = np.asarray(_chain_scores(rows, cols, sims, starts))
-    order = np.argsort(scores, kind="stable")
+    order = np.argsort(scores, kind="stable")  # by score, row-major within a score
     ranked = scores[order]
     first = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-    size = np.diff(np.r_[first, len(ranked)])
-    single = dict(zip(ranked[first].tolist(), order[first].tolist()))
-    shared = {int(ranked[f]): order[f:f + c].tolist() for f, c in zip(first[size > 1],
-                                                                      size[size > 1])}
+    span = dict(zip(ranked[first].tolist(), zip(first.tolist(), np.r_[first[1:], len(ranked)]
+                                                 .tolist())))
+    cell_order = order.tolist()
     matched: list[int] = []
     i, j, value = n - 1, m - 1, int(ranked[-1])
     while value > 0:
-        cells = shared.get(value)
-        k = single[value] if cells is None else _paired_cell(rows, cols, cells, i, j)
+        lo, hi = span[value]
+        k = cell_order[lo] if hi - lo == 1 else _paired_cell(rows, cols, cell_order[lo:hi], i, j)
         if sims[k] >= template_min:
             matched.append(rows[k])
         i, j, value = rows[k] - 1, cols[k] - 1, value - sims[k]
