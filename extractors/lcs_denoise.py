@@ -117,7 +117,7 @@ def denoise(target: NodeTable, sibling: NodeTable, threshold: float | None = Non
 
 def match_trees(t1: FeatureTree, t2: FeatureTree, threshold: float = SIMILARITY_THRESHOLD,
                 max_pairs: int = MAX_PAIRS, max_cells: int = MAX_CELLS) -> np.ndarray:
-    """Sequence indices of ``t1`` that backtracking marks as candidates (only in, or unlike, ``t2``).
+    """Sequence indices of ``t1`` that backtracking marks as candidates (only in, or unlike, t2).
 
     Raises :class:`TooLarge` when the pair needs more than ``max_pairs`` node comparisons or has
     more than ``max_cells`` non-zero similarities.

@@ -16,7 +16,8 @@ from extractors.evaluation import gate, report
 from extractors.evaluation.datasets import Dataset, load_dataset
 from extractors.evaluation.methods import method_specs, resolve_methods
 from extractors.evaluation.peers import peer_specs, resolve_peers
-from extractors.evaluation.runner import BREAKDOWNS, Tool, evaluate, method_tool, peer_tool, predictions_tool
+from extractors.evaluation.runner import (BREAKDOWNS, Tool, evaluate, method_tool, peer_tool,
+                                          predictions_tool)
 
 logger = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ the nearest in file order (smallest distance of positions in ``gold.jsonl``; on 
 earlier one). No group or no compatible page means no sibling.
 
 CleanEval gold (``cleanportaleval``) is written in the CleanEval annotation format: a first line
-``URL: ...``, a ``<p>``, ``<h>`` or ``<l>`` marker opening each paragraph, heading or list item, HTML
-character references (``&#8217;``, ``&rsquo;``) and, for a page without an article, a comment.
+``URL: ...``, a ``<p>``, ``<h>`` or ``<l>`` marker opening each paragraph, heading or list item,
+HTML character references (``&#8217;``, ``&rsquo;``) and, for a page without an article, a comment.
 Scored as it is, the markers and the URL become ``\\w+`` tokens (``p``, ``URL``, ``http``, ``8217``)
 that no extractor can output. :func:`normalise_cleaneval` removes them once, when the gold is
 loaded, for every tool alike; a body is treated so only when it has the format's signature (a first
@@ -156,8 +156,10 @@ def load_dataset(folder: str | os.PathLike[str], limit: int | None = None) -> Da
 def is_cleaneval(body: str) -> bool:
     """Whether a gold body is in the CleanEval annotation format (see the module doc).
 
-    >>> is_cleaneval("\\nURL: http://a.com/x\\n<p>Text"), is_cleaneval("<p>Text"), is_cleaneval("URL: x")
-    (True, False, False)
+    >>> is_cleaneval("\\nURL: http://a.com/x\\n<p>Text"), is_cleaneval("<p>Text")
+    (True, False)
+    >>> is_cleaneval("URL: x")
+    False
     """
     return bool(_CLEANEVAL_URL.match(body))
 

@@ -4,9 +4,9 @@ Pages are the outer loop and tools the inner one, so every tool sees the same pa
 conditions (same disk cache, same machine load) and timings are comparable within one run. A tool
 that raises on a page gets an empty prediction for it (counted in ``errors``), as a user would.
 Scores are grouped per dataset x language (``all`` and each ``lang``) x quality (gold / silver);
-with ``by`` (any of ``group``, ``site``, ``year``), also per part of the set: rows whose ``lang`` reads
-``group=forbes.com@2005`` (``site`` and ``year`` are the two halves of a ``site@year`` group, or
-the gold's ``site``), left out of the headline summary and the quality gate.
+with ``by`` (any of ``group``, ``site``, ``year``), also per part of the set: rows whose ``lang``
+reads ``group=forbes.com@2005`` (``site`` and ``year`` are the two halves of a ``site@year``
+group, or the gold's ``site``), left out of the headline summary and the quality gate.
 """
 
 from __future__ import annotations
