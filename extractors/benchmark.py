@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
 def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
     """Time every page of ``dataset`` (floor, chain, steps, trafilatura, LCS pair)."""
-    floor, chain, peer, lcs, nodes = [], [], [], [], []
+    floor, chain, peer, lcs, nodes, lcs_floor = [], [], [], [], [], []
     steps: dict[str, list[float]] = {s: [] for s in STEPS}
     skipped = 0
     for page in dataset.evaluated():
@@ -94,7 +94,10 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
             a, b = parse_page(data), parse_page(sibling.read_bytes())
             lcs.append(_ms(lambda: denoise(a.nodes, b.nodes)))
             nodes.append(len(a.nodes))
-    return _summary(dataset.name, floor, chain, steps, peer, lcs, nodes, skipped)
+            lcs_floor.append(floor[-1])
+    row = _summary(dataset.name, floor, chain, steps, peer, lcs, nodes, skipped)
+    row["lcs_pages_lxml_parse_ms_median"] = _median(lcs_floor) if lcs_floor else None
+    return row
 
 
 def _summary(name, floor, chain, steps, peer, lcs, nodes, skipped) -> dict:
@@ -112,25 +115,31 @@ def _summary(name, floor, chain, steps, peer, lcs, nodes, skipped) -> dict:
 
 
 def lcs_scaling(dataset: Dataset) -> list[dict]:
-    """LCS time (ms) and peak traced memory (MB, numpy included) by target tree size."""
-    by_bin: dict[int, list[tuple[float, float]]] = {}
+    """LCS time (ms) and peak traced memory (MB, numpy included) by target tree size, with the
+    lxml parse time of the same target pages and how many pairs the caps refused."""
+    by_bin: dict[int, list[tuple[float, float, float, bool]]] = {}
     for page in dataset.evaluated():
         sibling = dataset.sibling_of(page)
         if sibling is None:
             continue
+        data = page.read_bytes()
         try:
-            a, b = parse_page(page.read_bytes()), parse_page(sibling.read_bytes())
+            a, b = parse_page(data), parse_page(sibling.read_bytes())
         except BadInput:
             continue
+        parse = _ms(lambda: lxml_html.fromstring(data))
         ms = _ms(lambda: denoise(a.nodes, b.nodes))  # timed untraced: tracing slows numpy
         tracemalloc.start()
-        denoise(a.nodes, b.nodes)
+        refused = denoise(a.nodes, b.nodes).reason or ""
         peak = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
         upper = next((u for u in SIZE_BINS if len(a.nodes) <= u), SIZE_BINS[-1] * 10)
-        by_bin.setdefault(upper, []).append((ms, peak))
+        by_bin.setdefault(upper, []).append((ms, peak, parse, refused.startswith("too large")))
     return [{"nodes_up_to": u, "pairs": len(v), "ms_median": _median([x[0] for x in v]),
-             "peak_mb_max": round(max(x[1] for x in v), 1)} for u, v in sorted(by_bin.items())]
+             "ms_max": round(max(x[0] for x in v), 1),
+             "lxml_parse_ms_median": _median([x[2] for x in v]),
+             "peak_mb_max": round(max(x[1] for x in v), 1), "refused": sum(x[3] for x in v)}
+            for u, v in sorted(by_bin.items())]
 
 
 _RSS_PROBE = """
@@ -165,12 +174,15 @@ def _print_row(row: dict) -> None:
           f"(p95 {row['chain_ms_p95']:.2f}; x{row['chain_over_parse']} parse) [{steps}]"
           + (f" | trafilatura {peer:.2f} ms (ours x{row['chain_over_trafilatura']})" if peer else "")
           + (f" | LCS pair {row['lcs_ms_median']:.2f} ms at {row['lcs_nodes_median']:.0f} nodes"
-             f" ({row['lcs_pairs']} pairs)" if row["lcs_pairs"] else ""))
+             f" ({row['lcs_pairs']} pairs; lxml parse of those pages "
+             f"{row['lcs_pages_lxml_parse_ms_median']:.2f} ms)" if row["lcs_pairs"] else ""))
     if "peak_rss_mb_largest_page" in row:
         print(f"  memory: {row['peak_rss_mb_largest_page']}")
     for line in row.get("lcs_scaling", []):
         print(f"  LCS nodes<={line['nodes_up_to']}: {line['pairs']} pairs, "
-              f"{line['ms_median']:.1f} ms median, peak {line['peak_mb_max']} MB")
+              f"{line['ms_median']:.1f} ms median (max {line['ms_max']}), lxml parse "
+              f"{line['lxml_parse_ms_median']:.1f} ms, peak {line['peak_mb_max']} MB, "
+              f"{line['refused']} refused by the caps")
 
 
 def _import_trafilatura():

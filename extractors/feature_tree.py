@@ -35,45 +35,62 @@ CONTENT_TAGS = frozenset({"p", "span", "b", "strong", "h1", "h2", "h3", "h4", "h
 #: Paper 003, definition 4: a node whose own text is over 75 % of its subtree text is a content node.
 CONTENT_TEXT_RATE = 0.75
 
+_CONTENT_TAG_IDS = np.array(sorted(hash(t) for t in CONTENT_TAGS), dtype=np.int64)
+
 
 @dataclass(slots=True)
 class FeatureTree:
-    """Feature columns in level order (``order[k]`` is the node-table row of sequence item ``k``)."""
+    """Feature columns in level order (``order[k]`` is the node-table row of sequence item ``k``).
 
-    order: np.ndarray       # int32 node-table rows, breadth-first
-    position: np.ndarray    # int32, node-table row -> sequence index
-    tag: np.ndarray         # int32 interned tag ids
-    parent_pos: np.ndarray  # int32 sequence index of the parent, -1 for body
-    content: np.ndarray     # bool, content node (definition 4)
+    Level order keeps each node's children contiguous and ``parent_pos`` non-decreasing, so the
+    children of position ``k`` are positions ``child_start[k] .. child_start[k] + child_count[k]``.
+    """
+
+    order: np.ndarray        # int32 node-table rows, breadth-first
+    position: np.ndarray     # int32, node-table row -> sequence index
+    tag: np.ndarray          # int64 tag ids
+    parent_pos: np.ndarray   # int32 sequence index of the parent, -1 for body
+    content: np.ndarray      # bool, content node (definition 4)
     fingerprint: np.ndarray  # int64 innerHTML fingerprint (content nodes; 0 otherwise)
-    features: np.ndarray    # int64 (n, 7): id, class, depth, width, height, left, top
+    features: np.ndarray     # int64 (n, 7): id, class, depth, width, height, left, top
+    child_start: np.ndarray  # int64, first child's position
+    child_count: np.ndarray  # int64, number of element children
+
+    def __len__(self) -> int:
+        return len(self.order)
 
 
-def build_feature_tree(nodes: NodeTable, vocabulary: dict[str, int]) -> FeatureTree:
-    """Level-order feature columns of ``nodes``; ``vocabulary`` interns tags, ids and classes so two
-    pages built with the same dictionary compare by integer equality."""
+def build_feature_tree(nodes: NodeTable) -> FeatureTree:
+    """Level-order feature columns of ``nodes``.
+
+    Tags, ids and classes become their string hashes (Python's ``hash``, 64 bits, fixed within a
+    process), so two trees built in one process compare by integer equality without a shared
+    dictionary; a collision between two different names has a chance of about 2**-64 per pair.
+    """
     n = len(nodes)
-    order = np.lexsort((np.arange(n), nodes.depth)).astype(np.int32)
+    order = np.argsort(nodes.depth, kind="stable").astype(np.int32)
     position = np.empty(n, dtype=np.int32)
     position[order] = np.arange(n, dtype=np.int32)
     rate = np.divide(nodes.own_text, nodes.text, out=np.zeros(n), where=nodes.text > 0)
-    is_content_tag = np.fromiter((t in CONTENT_TAGS for t in nodes.tag), dtype=bool, count=n)
-    content = is_content_tag | (rate > CONTENT_TEXT_RATE)
-    columns = np.stack([
-        _intern(nodes.ident, vocabulary, "id:"), _intern(nodes.classes, vocabulary, "class:"),
-        nodes.depth.astype(np.int64), nodes.n_children.astype(np.int64),
-        _half_octaves(nodes.text), _sibling_index(nodes), _half_octaves(_text_before(nodes)),
-    ], axis=1)[order]
+    tags = _ids(nodes.tag)
+    content = np.isin(tags, _CONTENT_TAG_IDS) | (rate > CONTENT_TEXT_RATE)
     parent_pos = np.where(nodes.parent >= 0, position[np.maximum(nodes.parent, 0)], -1)[order]
-    fingerprint = _fingerprints(nodes, content)[order]
-    tags = _intern(nodes.tag, vocabulary, "tag:")[order].astype(np.int32)
-    return FeatureTree(order, position, tags, parent_pos.astype(np.int32), content[order],
-                       fingerprint, columns)
+    sequence = np.arange(n)
+    child_start = np.searchsorted(parent_pos, sequence, side="left")
+    child_count = np.searchsorted(parent_pos, sequence, side="right") - child_start
+    sibling_index = sequence - np.searchsorted(parent_pos, parent_pos, side="left")
+    columns = np.stack([
+        _ids(nodes.ident)[order], _ids(nodes.classes)[order], nodes.depth[order].astype(np.int64),
+        nodes.n_children[order].astype(np.int64), _half_octaves(nodes.text)[order], sibling_index,
+        _half_octaves(_text_before(nodes))[order],
+    ], axis=1)
+    fingerprint = _fingerprints(nodes, tags, content)[order]
+    return FeatureTree(order, position, tags[order], parent_pos.astype(np.int32), content[order],
+                       fingerprint, columns, child_start, child_count)
 
 
-def _intern(values: list[str], vocabulary: dict[str, int], prefix: str) -> np.ndarray:
-    ids = [vocabulary.setdefault(prefix + v, len(vocabulary)) for v in values]
-    return np.asarray(ids, dtype=np.int64)
+def _ids(values: list[str]) -> np.ndarray:
+    return np.fromiter(map(hash, values), dtype=np.int64, count=len(values))
 
 
 def _half_octaves(values: np.ndarray) -> np.ndarray:
@@ -86,37 +103,24 @@ def _text_before(nodes: NodeTable) -> np.ndarray:
     return csum[nodes.seg_lo]
 
 
-def _sibling_index(nodes: NodeTable) -> np.ndarray:
-    """Position of each row among its parent's element children (0 for the first child)."""
-    n = len(nodes)
-    index = np.zeros(n, dtype=np.int64)
-    by_parent = np.lexsort((np.arange(n), nodes.parent))
-    parents = nodes.parent[by_parent]
-    starts = np.r_[0, np.flatnonzero(parents[1:] != parents[:-1]) + 1]
-    run = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
-    index[by_parent] = run
-    return index
-
-
 _BASE = np.uint64(0x9E3779B97F4A7C15)  # odd, so invertible mod 2**64
 _BASE_INVERSE = np.uint64(pow(int(_BASE), -1, 2**64))
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 
-def _fingerprints(nodes: NodeTable, content: np.ndarray) -> np.ndarray:
+def _fingerprints(nodes: NodeTable, tags: np.ndarray, content: np.ndarray) -> np.ndarray:
     """innerHTML fingerprints of the content rows (0 elsewhere): text segments and tag sequence."""
-    tag_ids: dict[str, int] = {}
-    text = _range_hash([hash(t) for t in nodes.seg_text], nodes.seg_lo, nodes.seg_hi)
-    tags = _range_hash([tag_ids.setdefault(t, len(tag_ids) + 1) for t in nodes.tag],
-                       np.arange(len(nodes)) + 1, nodes.end.astype(np.int64) + 1)
-    out = (text * _MIX) ^ tags
+    text = _range_hash(_ids(nodes.seg_text), nodes.seg_lo, nodes.seg_hi)
+    tags = np.where(tags == 0, 1, tags)  # hash("") is 0: an untagged node (comment) still counts
+    subtree_tags = _range_hash(tags, np.arange(len(nodes)) + 1, nodes.end.astype(np.int64) + 1)
+    out = (text * _MIX) ^ subtree_tags
     out[~content] = 0
     return out.view(np.int64)
 
 
-def _range_hash(values: list[int], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def _range_hash(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """``sum(values[k] * BASE**(k - lo))`` over ``lo <= k < hi``, mod 2**64, for every range."""
-    h = np.asarray(values, dtype=np.int64).view(np.uint64) if values else np.zeros(0, np.uint64)
+    h = values.view(np.uint64)
     powers = np.concatenate(([np.uint64(1)], np.cumprod(np.full(len(h), _BASE, dtype=np.uint64))))
     inverse = np.concatenate(([np.uint64(1)],
                               np.cumprod(np.full(len(h), _BASE_INVERSE, dtype=np.uint64))))

@@ -11,11 +11,13 @@ import shlex
 import sys
 from pathlib import Path
 
+from extractors import lcs_denoise
 from extractors.evaluation import gate, report
 from extractors.evaluation.datasets import Dataset, load_dataset
 from extractors.evaluation.methods import method_specs, resolve_methods
 from extractors.evaluation.peers import peer_specs, resolve_peers
-from extractors.evaluation.runner import Tool, evaluate, method_tool, peer_tool, predictions_tool
+from extractors.evaluation.runner import (BREAKDOWNS, Tool, evaluate, method_tool, peer_tool,
+                                          predictions_tool)
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"peers, comma-separated or 'all' ({', '.join(peer_specs())})")
     parser.add_argument("--predictions", type=Path, action="append", default=[],
                         metavar="FILE.jsonl", help="score predictions made elsewhere (by id)")
-    parser.add_argument("--limit", type=int, default=None, help="score the first N pages per set")
+    parser.add_argument("--limit", type=int, default=None, help="score N pages per set, evenly spaced through gold.jsonl")
     parser.add_argument("--only", default=None, metavar="SECTION",
                         help="score only the pages with gold for SECTION (e.g. records); "
                              "siblings are still chosen among all pages")
@@ -57,6 +59,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--margin", type=float, default=gate.DEFAULT_MARGIN)
     parser.add_argument("--allow-lower", action="store_true",
                         help="let --pin lower an existing floor")
+    parser.add_argument("--by", type=_breakdowns, default=(), metavar="group,site,year",
+                        help="also score each part of a set, comma-separated: its gold group, or"
+                             " the site or year of a site@year group (rows labelled e.g."
+                             " site=cnn.com)")
+    parser.add_argument("--lcs-ts", type=int, choices=range(1, 7), default=None, metavar="K",
+                        help="run LCS denoising with Ts = K/7 (1..6) instead of the chosen value,"
+                             " for a threshold sweep")
+
+
+def _breakdowns(value: str) -> tuple[str, ...]:
+    parts = tuple(p.strip() for p in value.split(",") if p.strip())
+    unknown = [p for p in parts if p not in BREAKDOWNS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown breakdown {unknown[0]!r}; known: "
+                                         + ", ".join(BREAKDOWNS))
+    return parts
 
 
 def resolve_dataset_dir(name: str) -> Path:
@@ -123,7 +141,10 @@ def run(args: argparse.Namespace) -> int:
         print("newscrawl eval: nothing to evaluate (give --method, --peers or --predictions)",
               file=sys.stderr)
         return 2
-    result = evaluate(datasets, tools)
+    if args.lcs_ts is not None:
+        lcs_denoise.SIMILARITY_THRESHOLD = args.lcs_ts / 7
+        logger.info("LCS Ts set to %d/7 for this run", args.lcs_ts)
+    result = evaluate(datasets, tools, args.by)
     print(report.format_table(result))
     if args.json:
         report.write_json(result, args.json)

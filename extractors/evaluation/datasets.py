@@ -14,12 +14,23 @@ of the same non-null ``group``, keep those with a compatible gold ``page_type`` 
 for a ``list`` page a ``list`` or ``nonarticle`` page; any page when the type is unknown) and take
 the nearest in file order (smallest distance of positions in ``gold.jsonl``; on a tie the
 earlier one). No group or no compatible page means no sibling.
+
+CleanEval gold (``cleanportaleval``) is written in the CleanEval annotation format: a first line
+``URL: ...``, a ``<p>``, ``<h>`` or ``<l>`` marker opening each paragraph, heading or list item,
+HTML character references (``&#8217;``, ``&rsquo;``) and, for a page without an article, a comment.
+Scored as it is, the markers and the URL become ``\\w+`` tokens (``p``, ``URL``, ``http``, ``8217``)
+that no extractor can output. :func:`normalise_cleaneval` removes them once, when the gold is
+loaded, for every tool alike; a body is treated so only when it has the format's signature (a first
+line ``URL: http...``), so other sets are untouched. A page whose gold is only that line (no
+article) gets an empty body.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import logging
+import re
 import math
 import os
 from dataclasses import dataclass, field
@@ -29,6 +40,9 @@ import lxml.etree
 import lxml.html
 
 logger = logging.getLogger(__name__)
+
+_CLEANEVAL_URL = re.compile(r"\A\s*URL: https?://[^\n]*(?:\n|\Z)")
+_CLEANEVAL_MARKUP = re.compile(r"<(?:p|h|l|/p)>|<!--.*?-->", re.S)
 
 SECTIONS = ("body", "snippets", "title", "date", "author", "page_type", "records")
 
@@ -143,6 +157,8 @@ def load_dataset(folder: str | os.PathLike[str], limit: int | None = None,
                 gold = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{gold_file}:{number}: invalid JSON ({exc.msg})") from exc
+            if isinstance(gold.get("body"), str) and is_cleaneval(gold["body"]):
+                gold["body"] = normalise_cleaneval(gold["body"])
             pages.append(GoldPage(str(gold["id"]), root / gold["file"], gold, len(pages)))
     if only is not None and only not in SECTIONS:
         raise ValueError(f"unknown section {only!r}; sections: {', '.join(SECTIONS)}")
@@ -162,6 +178,30 @@ def _unique_ids(pages: list[GoldPage]) -> tuple[GoldPage, ...]:
         seen[page.id] = seen.get(page.id, 0) + 1
     return tuple(GoldPage(f"{p.id}@{p.gold['file']}", p.path, p.gold, p.position)
                  if seen[p.id] > 1 else p for p in pages)
+
+
+def is_cleaneval(body: str) -> bool:
+    """Whether a gold body is in the CleanEval annotation format (see the module doc).
+
+    >>> is_cleaneval("\\nURL: http://a.com/x\\n<p>Text"), is_cleaneval("<p>Text")
+    (True, False)
+    >>> is_cleaneval("URL: x")
+    False
+    """
+    return bool(_CLEANEVAL_URL.match(body))
+
+
+def normalise_cleaneval(body: str) -> str:
+    """The text of a CleanEval gold body: no ``URL:`` line, no ``<p>``/``<h>``/``<l>`` markers or
+    comments, character references decoded; each marked block starts a new line.
+
+    >>> normalise_cleaneval("\\nURL: http://a.com/x\\n<h>Title\\n <p>It&#8217;s\\n here.<p>Next")
+    'Title\\nIt’s\\n here.\\nNext'
+    """
+    text = _CLEANEVAL_URL.sub("", body, count=1)
+    text = _CLEANEVAL_MARKUP.sub("\n", text)
+    lines = [line.rstrip() for line in html.unescape(text).split("\n")]
+    return "\n".join(line for line in lines if line.strip())
 
 
 def _compatible(target_type: str | None, other_type: str | None) -> bool:

@@ -3,7 +3,10 @@
 Pages are the outer loop and tools the inner one, so every tool sees the same pages in the same
 conditions (same disk cache, same machine load) and timings are comparable within one run. A tool
 that raises on a page gets an empty prediction for it (counted in ``errors``), as a user would.
-Scores are grouped per dataset x language (``all`` and each ``lang``) x quality (gold / silver).
+Scores are grouped per dataset x language (``all`` and each ``lang``) x quality (gold / silver);
+with ``by`` (any of ``group``, ``site``, ``year``), also per part of the set: rows whose ``lang``
+reads ``group=forbes.com@2005`` (``site`` and ``year`` are the two halves of a ``site@year``
+group, or the gold's ``site``), left out of the headline summary and the quality gate.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import logging
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import lxml.html
@@ -127,8 +130,31 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[int(rank) - 1]
 
 
-def groups_of(pages: Iterable[GoldPage]) -> dict[tuple[str, str], list[GoldPage]]:
-    """Pages by (lang, quality), ``all`` for every language; one-language sets get ``all`` only."""
+BREAKDOWNS = ("group", "site", "year")
+
+
+def part_of(page: GoldPage, by: str) -> str | None:
+    """The page's part for a breakdown: its gold ``group``, or the site / year of a ``site@year``
+    group (the gold's ``site`` when the group has no ``@``).
+
+    >>> from pathlib import Path
+    >>> page = GoldPage("1", Path("x"), {"group": "bbc.co.uk@2009"})
+    >>> part_of(page, "group"), part_of(page, "site"), part_of(page, "year")
+    ('bbc.co.uk@2009', 'bbc.co.uk', '2009')
+    """
+    group = page.gold.get("group")
+    if by == "group":
+        return group
+    site, at, year = (group or "").partition("@")
+    if by == "site":
+        return site if at else page.gold.get("site")
+    return year if at else None
+
+
+def groups_of(pages: Iterable[GoldPage], by: Sequence[str] = ()
+              ) -> dict[tuple[str, str], list[GoldPage]]:
+    """Pages by (lang, quality), ``all`` for every language; one-language sets get ``all`` only.
+    For each breakdown in ``by``, also by (``by=part``, quality) for every page that has a part."""
     pages = list(pages)
     out: dict[tuple[str, str], list[GoldPage]] = {}
     langs = sorted({p.lang for p in pages})
@@ -136,13 +162,18 @@ def groups_of(pages: Iterable[GoldPage]) -> dict[tuple[str, str], list[GoldPage]
         out.setdefault(("all", page.quality), []).append(page)
         if len(langs) > 1:
             out.setdefault((page.lang, page.quality), []).append(page)
+    for breakdown in by:
+        for page in pages:
+            if (part := part_of(page, breakdown)) is not None:
+                out.setdefault((f"{breakdown}={part}", page.quality), []).append(page)
     return out
 
 
-def results_for(dataset: Dataset, tools: list[Tool], runs: dict[str, ToolRun]) -> list[dict]:
+def results_for(dataset: Dataset, tools: list[Tool], runs: dict[str, ToolRun],
+                by: Sequence[str] = ()) -> list[dict]:
     """One result dict per tool x (lang, quality) group (or one status row for unusable tools)."""
     results = []
-    groups = groups_of(dataset.evaluated())
+    groups = groups_of(dataset.evaluated(), by)
     for tool in tools:
         base = {"dataset": dataset.name, "method": tool.name, "kind": tool.kind}
         if tool.name not in runs:
@@ -150,7 +181,7 @@ def results_for(dataset: Dataset, tools: list[Tool], runs: dict[str, ToolRun]) -
             results.append({**base, "lang": "all", "quality": None, "status": status})
             continue
         run = runs[tool.name]
-        for (lang, quality), pages in sorted(groups.items()):
+        for (lang, quality), pages in sorted(groups.items(), key=lambda g: ("=" in g[0][0], g[0])):
             row = {**base, "lang": lang, "quality": quality, "status": "ok"}
             row.update(score_pages(pages, run.predictions, tool.provides))
             ms = [run.ms[p.id] for p in pages if p.id in run.ms]
@@ -188,8 +219,9 @@ def _method_notes(pages: list[GoldPage], run: ToolRun, provides: frozenset[str])
     return notes
 
 
-def evaluate(datasets: list[Dataset], tools: list[Tool]) -> dict:
-    """The whole evaluation: ``{"results", "parse_floor_ms_median", "datasets"}``."""
+def evaluate(datasets: list[Dataset], tools: list[Tool], by: Sequence[str] = ()) -> dict:
+    """The whole evaluation: ``{"results", "parse_floor_ms_median", "datasets"}``; ``by`` adds
+    per-part rows (see the module doc)."""
     results: list[dict] = []
     floor: list[float] = []
     described: dict[str, dict] = {}
@@ -197,7 +229,7 @@ def evaluate(datasets: list[Dataset], tools: list[Tool]) -> dict:
         logger.info("evaluating %s (%d pages)", dataset.name, len(dataset.evaluated()))
         runs, dataset_floor = run_dataset(dataset, tools)
         floor.extend(dataset_floor)
-        results.extend(results_for(dataset, tools, runs))
+        results.extend(results_for(dataset, tools, runs, by))
         described[dataset.name] = {
             "pages": len(dataset.evaluated()), "path": str(dataset.root),
             "parse_floor_ms_median": round(statistics.median(dataset_floor), 2)

@@ -80,21 +80,47 @@ def _reference_candidates(t1, t2, threshold):
     return sorted(out)
 
 
+@pytest.mark.parametrize("threshold", [1 / 7, SIMILARITY_THRESHOLD, 4 / 7, 6 / 7])
 @pytest.mark.parametrize("seed", range(25))
-def test_table_agrees_with_the_reference_on_random_trees(seed):
+def test_table_agrees_with_the_reference_on_random_trees(seed, threshold):
     rng = random.Random(seed)
     a = parse_page(_random_html(rng, rng.randint(2, 6))).nodes
     b = parse_page(_random_html(rng, rng.randint(2, 6))).nodes
-    vocabulary: dict[str, int] = {}
-    t1, t2 = build_feature_tree(a, vocabulary), build_feature_tree(b, vocabulary)
-    expected = _reference_candidates(t1, t2, SIMILARITY_THRESHOLD)
-    assert match_trees(t1, t2).tolist() == expected
+    t1, t2 = build_feature_tree(a), build_feature_tree(b)
+    expected = _reference_candidates(t1, t2, threshold)
+    assert match_trees(t1, t2, threshold).tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_edge_cases_agree_with_the_reference(seed):
+    """A page against itself, against a near copy, and against an empty body (no similar pairs
+    below body, so every row but body is empty of cells)."""
+    rng = random.Random(100 + seed)
+    html = _random_html(rng, rng.randint(3, 8))
+    a = parse_page(html).nodes
+    near = parse_page(html.replace(b"beta", b"theta", 1).replace(b"<p>", b"<p>new ", 1)).nodes
+    empty = parse_page(b"<html><body></body></html>").nodes
+    for other in (a, near, empty):
+        t1, t2 = build_feature_tree(a), build_feature_tree(other)
+        for threshold in (1 / 7, SIMILARITY_THRESHOLD, 5 / 7):
+            assert match_trees(t1, t2, threshold).tolist() == _reference_candidates(t1, t2,
+                                                                                    threshold)
+    assert match_trees(build_feature_tree(a), build_feature_tree(a)).tolist() == []
+
+
+def test_a_pair_over_the_caps_is_refused_with_a_reason():
+    target = parse_page(page_bytes(fixture("cx_163-00001.html"))).nodes
+    sibling = parse_page(page_bytes(fixture("cx_163-00003.html"))).nodes
+    for caps in ({"max_pairs": 50}, {"max_cells": 50}):
+        result = denoise(target, sibling, **caps)
+        assert result.keep is None and "too large" in result.reason
+    assert denoise(target, sibling).keep is not None
 
 
 def test_a_page_against_itself_has_no_candidates():
     nodes = parse_page(page_bytes(fixture("cx_bbc-00000.html"))).nodes
-    vocabulary: dict[str, int] = {}
-    tree = build_feature_tree(nodes, vocabulary)
+    
+    tree = build_feature_tree(nodes)
     assert len(match_trees(tree, tree)) == 0
 
 
@@ -120,10 +146,10 @@ def test_real_pair_keeps_the_article_and_drops_the_template(target, sibling):
 
 def test_fingerprints_are_equal_exactly_when_tags_and_text_are():
     """The rolling-hash fingerprint partitions real nodes as (subtree tags, inner text) does."""
-    from extractors.feature_tree import _fingerprints
+    from extractors.feature_tree import _fingerprints, _ids
 
     nodes = parse_page(page_bytes(fixture("cx_163-00001.html"))).nodes
-    prints = _fingerprints(nodes, np.ones(len(nodes), dtype=bool))
+    prints = _fingerprints(nodes, _ids(nodes.tag), np.ones(len(nodes), dtype=bool))
     by_content: dict = {}
     for row in range(len(nodes)):
         key = (tuple(nodes.tag[row + 1:nodes.end[row] + 1]), nodes.inner_text(row))
