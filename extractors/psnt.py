@@ -34,6 +34,9 @@ Readings taken where the paper is silent (also in algorithms.md's spirit: say so
   ``javascript:``...);
 - "drop the group with the most duplicated links" applies only when more than one group is left and
   that group has a duplicate at all; otherwise nothing would be left, or nothing is duplicated;
+  when several groups tie for the most duplicates, none is "the" most duplicated and none is
+  dropped (dropping the first of them, the earlier reading, dropped nbcnews's headline group
+  for one repeated label; pooled psnt F1 0.815 -> 0.823, see docs/evaluation.md);
 - when the main structure is a set, its members must share one Rpath (the formula has one first
   part): members with another Rpath than the largest member's are left out, and the trace says so;
 - the information-structure Rpath is the most frequent one among the parts (they normally agree);
@@ -252,8 +255,9 @@ def _ordered_link_group(tree: _Tree, structure: int) -> list[int] | None:
     groups = _link_groups(tree, inside)
     if len(groups) > 1:
         duplicates = [len(g) - len({_link_key(tree.paths.page, r)[1] for r in g}) for g in groups]
-        if max(duplicates) > 0:
-            del groups[duplicates.index(max(duplicates))]
+        top = max(duplicates)
+        if top > 0 and duplicates.count(top) == 1:  # a tie names no "most duplicated" group
+            del groups[duplicates.index(top)]
     if not groups:
         return None
     return max(groups, key=lambda g: sum(int(tree.chars[r]) for r in g) / len(g))
