@@ -202,6 +202,25 @@ def test_an_information_structure_holding_several_records_is_split(monkeypatch):
     assert counts(apply_wrapper(w, target).records) == (1, 2, 10)
 
 
+def test_the_ordered_link_group_separates_the_region():
+    # arstechnica: a link group lying in one sub-block of the region (longer mean link text)
+    # would separate it into a single part; the ordered group is chosen among the groups that
+    # separate it, so the region splits into its story blocks and every gold story is found
+    import extractors.psnt as psnt
+    from extractors.psnt import _ordered_link_group, _region_structure, _remove_shared_links
+
+    target, line = single("gerapy_listdetail-arstechnica.html")
+    tree, _ = _remove_shared_links(target, None)
+    region, _ = _region_structure(tree)
+    ordered = _ordered_link_group(tree, region)
+    assert tree.paths.smallest_common(*ordered) == region
+    assert len(psnt.separate(tree.paths, region, ordered)) > 1
+    records = apply_wrapper(induce_wrapper(target, None).wrapper, target).records
+    matched, predicted, total, _ = record_counts([r.to_dict() | {"url": r.url} for r in records],
+                                                 line["records"], None)
+    assert matched == predicted == total == 36
+
+
 def test_a_link_without_a_structure_of_its_own_does_not_split_the_record(monkeypatch):
     # gne's netease forum (GPL-3.0: read from the dataset, never copied): each thread's <th>
     # holds its title link and a "New" link (to the last reply) at the same Rpath; neither has a
