@@ -83,8 +83,8 @@ from extractors.page import Page
 from extractors.tagpaths import TagPaths, link_href, normalise_space
 from extractors.wrapper import MAX_MAIN_STRUCTURES, Wrapper
 
-__all__ = ["MAIN_SHARE", "MIN_LINK_GROUP", "SPLIT_SHARED_STRUCTURES", "Application", "Induction", "Record", "Wrapper",
-           "apply_wrapper", "induce_wrapper"]
+__all__ = ["MAIN_SHARE", "MIN_LINK_GROUP", "SPLIT_SHARED_STRUCTURES", "Application", "Induction",
+           "Record", "Wrapper", "apply_wrapper", "induce_wrapper"]
 
 logger = logging.getLogger(__name__)
 
