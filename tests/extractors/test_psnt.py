@@ -180,6 +180,68 @@ def test_four_or_more_data_regions_become_records_the_known_limit():
     assert (matched, predicted) == (0, 12) and total > 150
 
 
+def test_an_information_structure_holding_several_records_is_split(monkeypatch):
+    # dfa66: the announcements are the <li> of one <ul> inside a column <div>; the main structure
+    # holds that column and a side menu, so the paper's information structures are the two
+    # <div>s and it returns 2 records (one per <div>, 1 of the 10 gold). The extension
+    # SPLIT_SHARED_STRUCTURES makes each standard link's own structure (its <li>) a record.
+    import extractors.psnt as psnt
+
+    target, line = single("gerapy_listdetail-dfa66.html")
+    w = induce_wrapper(target, None).wrapper
+    assert w.notation() == "html.body.div.div.div(1)(div.ul.li.a)[div]"
+
+    def counts(records):
+        return record_counts([r.to_dict() | {"url": r.url} for r in records], line["records"],
+                             None)[:3]
+
+    split = apply_wrapper(w, target).records
+    assert counts(split) == (10, 14, 10)  # the 4 others: the side menu's 4 category links
+    assert [r.date for r in split[4:]] == [g["date"] for g in line["records"]]
+    monkeypatch.setattr(psnt, "SPLIT_SHARED_STRUCTURES", False)
+    assert counts(apply_wrapper(w, target).records) == (1, 2, 10)
+
+
+def test_the_ordered_link_group_separates_the_region():
+    # arstechnica: a link group lying in one sub-block of the region (longer mean link text)
+    # would separate it into a single part; the ordered group is chosen among the groups that
+    # separate it, so the region splits into its story blocks and every gold story is found
+    import extractors.psnt as psnt
+    from extractors.psnt import _ordered_link_group, _region_structure, _remove_shared_links
+
+    target, line = single("gerapy_listdetail-arstechnica.html")
+    tree, _ = _remove_shared_links(target, None)
+    region, _ = _region_structure(tree)
+    ordered = _ordered_link_group(tree, region)
+    assert tree.paths.smallest_common(*ordered) == region
+    assert len(psnt.separate(tree.paths, region, ordered)) > 1
+    records = apply_wrapper(induce_wrapper(target, None).wrapper, target).records
+    matched, predicted, total, _ = record_counts([r.to_dict() | {"url": r.url} for r in records],
+                                                 line["records"], None)
+    assert matched == predicted == total == 36
+
+
+def test_a_link_without_a_structure_of_its_own_does_not_split_the_record(monkeypatch):
+    # gne's netease forum (GPL-3.0: read from the dataset, never copied): each thread's <th>
+    # holds its title link and a "New" link (to the last reply) at the same Rpath; neither has a
+    # structure of its own below the row, so the row stays one record (split, 25 "New" records)
+    import extractors.psnt as psnt
+
+    (forum,) = _dataset_pages("gne", "test_list_page/netease_forum/1.html")
+    target = parse_page(forum.read_bytes())
+    w = induce_wrapper(target, None).wrapper
+
+    def counts():
+        records = apply_wrapper(w, target).records
+        return record_counts([r.to_dict() | {"url": r.url} for r in records],
+                             forum.gold["records"], forum.base_url())[:3]
+
+    assert counts() == (42, 42, 42)
+    monkeypatch.setattr(psnt, "_own_structures", lambda paths, info, own: [
+        (link, link) for link in own] if len(own) > 1 else None)
+    assert counts() == (42, 67, 42)  # what splitting at every link would do
+
+
 def test_a_wrapper_finds_nothing_on_another_template_and_says_why(ifixit):
     w = induce_wrapper(*ifixit).wrapper
     other, _ = single("gerapy_listdetail-aibase.html")
