@@ -73,35 +73,22 @@ def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Predicti
 def run_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     """PSNT (paper 004): a wrapper induced from the page and another list page of its group, then
     applied to the page. Without such a page the page is not coverable and predicts no record."""
-    import time
-
-    from extractors import parse_page
-    from extractors.psnt import apply_wrapper, induce_wrapper
-
     if sibling is None:
         return {"records": [], "coverable": False,
                 "outcome": "not coverable: no other list page in the group"}
-    t0 = time.perf_counter()
-    page, other = parse_page(html, url=url), parse_page(sibling)
-    t1 = time.perf_counter()
-    induced = induce_wrapper(page, other)
-    t2 = time.perf_counter()
-    if induced.wrapper is None:
-        return {"records": [], "outcome": f"no wrapper: {induced.reason}",
-                "timings_ms": {"parse_both": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3}}
-    applied = apply_wrapper(induced.wrapper, page)
-    t3 = time.perf_counter()
-    return {"records": [r.to_dict() for r in applied.records],
-            "outcome": "records" if applied.records else f"no records: {applied.reason}",
-            "wrapper": induced.wrapper.notation(),
-            "timings_ms": {"parse_both": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3,
-                           "apply": (t3 - t2) * 1e3}}
+    return _psnt_prediction(html, url, sibling)
 
 
 def run_psnt_single(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     """PSNT's structure analysis on the page alone (no shared-link removal): an ablation showing
     what the second page contributes, and a fallback for pages without one. Not the paper's
     setting."""
+    return _psnt_prediction(html, url, None)
+
+
+def _psnt_prediction(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """Induce (from the page and ``sibling``, or the page alone), apply to the page, and say how it
+    went: records, an outcome phrase, the wrapper's notation and the time of each step."""
     import time
 
     from extractors import parse_page
@@ -109,18 +96,19 @@ def run_psnt_single(html: bytes, url: str | None, sibling: bytes | None) -> Pred
 
     t0 = time.perf_counter()
     page = parse_page(html, url=url)
+    other = parse_page(sibling) if sibling is not None else None
     t1 = time.perf_counter()
-    induced = induce_wrapper(page, None)
+    induced = induce_wrapper(page, other)
     t2 = time.perf_counter()
+    parse_step = "parse_both" if other is not None else "parse"
+    timings = {parse_step: (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3}
     if induced.wrapper is None:
-        return {"records": [], "outcome": f"no wrapper: {induced.reason}",
-                "timings_ms": {"parse": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3}}
+        return {"records": [], "outcome": f"no wrapper: {induced.reason}", "timings_ms": timings}
     applied = apply_wrapper(induced.wrapper, page)
-    t3 = time.perf_counter()
+    timings["apply"] = (time.perf_counter() - t2) * 1e3
     return {"records": [r.to_dict() for r in applied.records],
             "outcome": "records" if applied.records else f"no records: {applied.reason}",
-            "timings_ms": {"parse": (t1 - t0) * 1e3, "induce": (t2 - t1) * 1e3,
-                           "apply": (t3 - t2) * 1e3}}
+            "wrapper": induced.wrapper.notation(), "timings_ms": timings}
 
 
 def run_all_links(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:

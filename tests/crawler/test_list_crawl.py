@@ -12,16 +12,15 @@ in order; one request at a time, so that order is the crawl's scheduling order.
 from __future__ import annotations
 
 import json
-import threading
 import time
 import zlib
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from tests.crawler.demo_helpers import jsonl_items, newscrawl, path_of
+from tests.crawler.http_helpers import PageHandler, serve
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 LISTS = {
@@ -42,35 +41,23 @@ def gold_paths(name: str) -> list[str]:
     raise LookupError(name)
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(PageHandler):
     log: list[tuple[str, str | None]] = []
     slow: dict[str, float] = {}  # path -> seconds before answering
 
-    def do_GET(self) -> None:
-        self.log.append((self.path, self.headers.get("Referer")))
-        time.sleep(self.slow.get(self.path, 0))
-        body = LISTS.get(self.path)
-        if body is None and self.path.startswith("/products/"):
-            body = ARTICLES[zlib.crc32(self.path.encode()) % len(ARTICLES)]
-        self.send_response(200 if body else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body or b"")))
-        self.end_headers()
-        self.wfile.write(body or b"")
-
-    def log_message(self, *args: object) -> None:
-        pass
+    def page(self, path: str) -> bytes | None:
+        self.log.append((path, self.headers.get("Referer")))
+        time.sleep(self.slow.get(path, 0))
+        body = LISTS.get(path)
+        if body is None and path.startswith("/products/"):
+            body = ARTICLES[zlib.crc32(path.encode()) % len(ARTICLES)]
+        return body
 
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serve(Handler) as url:
+        yield url
 
 
 def crawl(site: str, out: Path, *settings: str) -> tuple[list[tuple[str, str | None]], dict, str]:

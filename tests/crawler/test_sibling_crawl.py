@@ -7,15 +7,14 @@ answers only after ``SLOW_S`` seconds; ``/b/alpha-one`` links to ``/b/beta-two``
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from tests.crawler.demo_helpers import jsonl_items, newscrawl, path_of
+from tests.crawler.http_helpers import PageHandler, serve
 
 SLOW_S = 8.0
 TEXT = "".join(
@@ -36,30 +35,17 @@ PAGES = {
 }
 
 
-class Handler(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        if self.path == "/a/second-story":
+class Handler(PageHandler):
+    def page(self, path: str) -> bytes | None:
+        if path == "/a/second-story":
             time.sleep(SLOW_S)
-        body = PAGES.get(self.path)
-        self.send_response(200 if body else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body or b"")))
-        self.end_headers()
-        self.wfile.write(body or b"")
-
-    def log_message(self, *args: object) -> None:
-        pass
+        return PAGES.get(path)
 
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serve(Handler) as url:
+        yield url
 
 
 def crawl(url: str, out: Path, *settings: str) -> tuple[dict, dict, float]:
