@@ -1,5 +1,5 @@
-"""The ``newscrawl`` command line: demo, crawl, worker, seed, extract, induce, apply, wrappers, eval,
-bench."""
+"""The ``newscrawl`` command line: demo, crawl, worker, seed, extract, induce, apply, wrappers,
+eval, bench."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""`newscrawl wrappers add/list` end to end: a wrapper induced offline (`newscrawl induce -o`) on the
-real ifixit.com list pair (wcxb_dev, CC-BY-4.0, tests/fixtures/psnt/SOURCES.md) goes into a crawl's
-store (a folder, or a real Redis server), is listed, and a real embedded crawl then applies it
-without inducing one (the local site of test_list_crawl, serving the same two pages)."""
+"""`newscrawl wrappers add/list` end to end: a wrapper induced offline (`newscrawl induce -o`) on
+the real ifixit.com list pair (wcxb_dev, CC-BY-4.0, tests/fixtures/psnt/SOURCES.md) goes into a
+crawl's store (a folder, or a real Redis server), is listed, and a real embedded crawl then
+applies it without inducing one (the local site of test_list_crawl, serving the same two
+pages)."""
 
 from __future__ import annotations
 
