@@ -1,4 +1,5 @@
-"""The ``newscrawl`` command line: demo, crawl, worker, seed, extract, induce, apply, eval, bench."""
+"""The ``newscrawl`` command line: demo, crawl, worker, seed, extract, induce, apply, wrappers,
+eval, bench."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import logging
 import os
 import sys
 
-from crawler.commands import apply, crawl, demo, extract, induce, seed, worker
+from crawler.commands import apply, crawl, demo, extract, induce, seed, worker, wrappers
 from extractors import benchmark
 from extractors.evaluation import cli as evaluation
 
@@ -22,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Crawl news sites and extract their articles (Scrapy; embedded or distributed on Redis).",
     )
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for command in (demo, crawl, worker, seed, extract, induce, apply):
+    for command in (demo, crawl, worker, seed, extract, induce, apply, wrappers):
         command.add_parser(subparsers)
     evaluation.register(subparsers)
     benchmark.register(subparsers)
