@@ -24,7 +24,6 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -170,13 +169,7 @@ def _induce(
     if application.reason is not None:
         outcome.reason = f"induced wrapper found no records: {application.reason}"
         return
-    stored = StoredWrapper(
-        key=key,
-        wrapper=wrapper.to_json(),
-        notation=wrapper.notation(),
-        induced_from=list(getattr(wrapper, "sources", None) or [page.url, sibling.url]),
-        induced_at=str(getattr(wrapper, "induced_at", None) or _now()),
-    )
+    stored = StoredWrapper.of(key, wrapper, [page.url, sibling.url])
     stored.note_match(len(records))
     stores.call("put", stored)
     outcome.records, outcome.wrapper, outcome.reason = records, stored, None
@@ -231,10 +224,6 @@ def _host(url: str) -> str:
     from urllib.parse import urlsplit
 
     return (urlsplit(url).hostname or "").lower().removeprefix("www.")
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _ms(started: float) -> float:

@@ -48,6 +48,8 @@ from extractors.psnt import MIN_LINK_GROUP
 if TYPE_CHECKING:
     import redis
 
+    from extractors.wrapper import Wrapper
+
 __all__ = [
     "DRIFT_RATIO",
     "HISTORY_LEN",
@@ -90,6 +92,14 @@ class StoredWrapper:
     induced_at: str
     matched: int = 0
     history: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, key: str, wrapper: Wrapper, sources: list[str | None] = ()) -> StoredWrapper:
+        """A new, never matched entry for ``wrapper`` under ``key``; ``sources`` are the pages it
+        was induced from when the wrapper itself does not name them."""
+        return cls(key=key, wrapper=wrapper.to_json(), notation=wrapper.notation(),
+                   induced_from=[u for u in wrapper.sources if u] or [u for u in sources if u],
+                   induced_at=wrapper.induced_at)
 
     def to_json(self) -> dict[str, Any]:
         return {"store_version": STORE_VERSION, **asdict(self)}

@@ -119,13 +119,7 @@ def run_add(args: argparse.Namespace) -> int:
     key, origin = store_key(wrapper, args.url)
     if key is None:
         return _fail(f"no template key for {args.wrapper}: {origin}")
-    stored = StoredWrapper(
-        key=key,
-        wrapper=wrapper.to_json(),
-        notation=wrapper.notation(),
-        induced_from=[source for source in wrapper.sources if source],
-        induced_at=wrapper.induced_at,
-    )
+    stored = StoredWrapper.of(key, wrapper)
     store = _store(args)
     try:
         replaced = store.get(key) is not None
