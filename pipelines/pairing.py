@@ -48,12 +48,11 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 from scrapy.utils.asyncio import create_looping_call, run_in_thread
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
+from pipelines.redis_client import store_client
 from pipelines.sibling_hold import HOLD_FULL, SiblingHold
 from pipelines.siblings import (
     DEFAULT_MAX_BODY_BYTES,
@@ -112,8 +111,6 @@ DEFAULT_HOLD_MAX_PAGES = 100
 #: released unpaired ("holding area full"), with 4 MB (the default) 4, with no bound 0 (5.7 MB held,
 #: over the slot's bound, but the siblings already downloading released the pages); 7.5 s each.
 HOLD_SHARE_OF_SCRAPER_SLOT = 0.8
-#: Redis calls of the store fail fast (an outage means "no sibling", never a stalled crawl).
-REDIS_TIMEOUT_S = 2.0
 
 #: Seconds between two looks of the timer (timeouts, a closing engine, pages stored by other workers).
 TICK_SECONDS = 0.5
@@ -275,12 +272,7 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     url = s.get("NEWSCRAWL_REDIS_URL")
     store: SiblingStore
     if url:
-        client = redis.Redis.from_url(
-            str(url),
-            socket_connect_timeout=REDIS_TIMEOUT_S,
-            socket_timeout=REDIS_TIMEOUT_S,
-            retry=Retry(NoBackoff(), 0),
-        )
+        client = store_client(str(url))
         ttl = s.getint("NEWSCRAWL_SIBLING_TTL", DEFAULT_TTL)
         store = RedisSiblingStore(client, per_template, ttl, max_body)
     else:

@@ -6,13 +6,19 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
-from redis.backoff import ExponentialBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.retry import Retry
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
-__all__ = ["RedisUnavailable", "redacted_url", "redis_from_settings", "redis_from_url"]
+__all__ = [
+    "RedisUnavailable",
+    "redacted_url",
+    "redis_from_settings",
+    "redis_from_url",
+    "store_client",
+]
 
 #: Seconds to wait for a TCP connection / a reply before calling Redis unreachable.
 CONNECT_TIMEOUT_S = 5.0
@@ -22,6 +28,10 @@ SOCKET_TIMEOUT_S = 10.0
 CLIENT_RETRIES = 3
 CLIENT_BACKOFF_BASE_S = 0.05
 CLIENT_BACKOFF_CAP_S = 1.0
+
+
+#: Seconds a shared store (siblings, wrappers) waits for Redis before the page goes on without it.
+STORE_TIMEOUT_S = 2.0
 
 
 class RedisUnavailable(RuntimeError):
@@ -88,3 +98,11 @@ def _cause(exc: BaseException) -> str:
     if isinstance(inner, OSError) and inner.strerror:
         return inner.strerror
     return str(exc) or type(exc).__name__
+
+
+def store_client(url: str) -> redis.Redis:
+    """A client for the crawl's shared stores (siblings, wrappers): short timeouts and no retry, so
+    an outage costs a page ``STORE_TIMEOUT_S`` at most; the caller counts the error and goes on.
+    Not PINGed: the crawl's start-up check has already reached the same server."""
+    return redis.Redis.from_url(url, socket_connect_timeout=STORE_TIMEOUT_S,
+                                socket_timeout=STORE_TIMEOUT_S, retry=Retry(NoBackoff(), 0))

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from extractors.psnt import MIN_LINK_GROUP
+from pipelines.redis_client import store_client
 
 if TYPE_CHECKING:
     import redis
@@ -274,8 +275,7 @@ class RedisWrapperStore:
         return stored
 
 
-#: Redis calls of the store fail fast (an outage means "no wrapper", never a stalled crawl).
-REDIS_TIMEOUT_S = 2.0
+#: The store's folder inside the output folder (embedded mode).
 WRAPPER_FOLDER = "wrappers"
 
 
@@ -289,17 +289,8 @@ def wrapper_store_from_crawler(crawler: Any) -> WrapperStore:
     s = crawler.settings
     url = s.get("NEWSCRAWL_REDIS_URL")
     if url:
-        import redis as redis_lib
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        client = redis_lib.Redis.from_url(
-            str(url),
-            socket_connect_timeout=REDIS_TIMEOUT_S,
-            socket_timeout=REDIS_TIMEOUT_S,
-            retry=Retry(NoBackoff(), 0),
-        )
-        return RedisWrapperStore(client, s.get("NEWSCRAWL_WRAPPER_KEY") or REDIS_KEY)
+        # fail fast: an outage means "no wrapper" for a page, never a stalled crawl
+        return RedisWrapperStore(store_client(str(url)), s.get("NEWSCRAWL_WRAPPER_KEY") or REDIS_KEY)
     folder = s.get("NEWSCRAWL_WRAPPER_DIR")
     if not folder and s.get("NEWSCRAWL_JSONL_DIR"):
         folder = os.path.join(str(s.get("NEWSCRAWL_JSONL_DIR")), WRAPPER_FOLDER)
