@@ -290,7 +290,8 @@ def wrapper_store_from_crawler(crawler: Any) -> WrapperStore:
     url = s.get("NEWSCRAWL_REDIS_URL")
     if url:
         # fail fast: an outage means "no wrapper" for a page, never a stalled crawl
-        return RedisWrapperStore(store_client(str(url)), s.get("NEWSCRAWL_WRAPPER_KEY") or REDIS_KEY)
+        key = s.get("NEWSCRAWL_WRAPPER_KEY") or REDIS_KEY
+        return RedisWrapperStore(store_client(str(url)), key)
     folder = s.get("NEWSCRAWL_WRAPPER_DIR")
     if not folder and s.get("NEWSCRAWL_JSONL_DIR"):
         folder = os.path.join(str(s.get("NEWSCRAWL_JSONL_DIR")), WRAPPER_FOLDER)
