@@ -1,9 +1,9 @@
 """A real crawl of a list page that has no sibling: the single-page PSNT fallback.
 
 The local server serves only the first of the two real ifixit.com list pages of ``wcxb_dev``
-(CC-BY-4.0, tests/fixtures/psnt/SOURCES.md) as ``/Parts?p=1``; its "next page" ``/Parts?p=2`` is a
-404, so the pairing gives up on a sibling. Product links are answered with real article pages (MIT
-fixtures, tests/fixtures/pages), as in test_list_crawl.py.
+(CC-BY-4.0, tests/fixtures/psnt/SOURCES.md) as ``/Parts?p=1``; its "next page" ``/Parts?p=2`` is
+a 404 and the sibling wait is 3 s, so the pairing gives up on a sibling. Product links are answered
+with real article pages (MIT fixtures, tests/fixtures/pages), as in test_list_crawl.py.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def crawl(site: str, out: Path, *settings: str) -> tuple[dict, dict]:
     result = newscrawl(
         "crawl", f"{site}/Parts?p=1", "--out", str(out), "--no-autothrottle",
         "--progress-interval", "0", "--depth", "1",
-        "-s", "CONCURRENT_REQUESTS=1", "-s", "NEWSCRAWL_SIBLING_WAIT=20",
+        "-s", "CONCURRENT_REQUESTS=1", "-s", "NEWSCRAWL_SIBLING_WAIT=3",
         *[a for s in settings for a in ("-s", s)],
     )
     assert result.returncode == 0, result.stdout + result.stderr
