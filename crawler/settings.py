@@ -68,8 +68,11 @@ NEWSCRAWL_IDLE_TIMEOUT = 0.0
 # PSNT wrappers of list pages (pipelines/wrappers.py, pipelines/lists.py): on by default; stored as
 # JSON files in NEWSCRAWL_WRAPPER_DIR (default: <NEWSCRAWL_JSONL_DIR>/wrappers), or in the Redis hash
 # NEWSCRAWL_WRAPPER_KEY in distributed mode. A list page's links wait at most NEWSCRAWL_RECORDS_WAIT
-# seconds for its records (requested first, see crawler/spiders/news.py).
+# seconds for its records (requested first, see crawler/spiders/news.py). A list page with no
+# wrapper and no sibling gets records from a wrapper induced from it alone, not stored
+# (NEWSCRAWL_WRAPPERS_SINGLE_PAGE; off: no records, as before).
 NEWSCRAWL_WRAPPERS_ENABLED = True
+NEWSCRAWL_WRAPPERS_SINGLE_PAGE = True
 NEWSCRAWL_WRAPPER_DIR = None
 NEWSCRAWL_WRAPPER_KEY = "newscrawl:wrappers"
 NEWSCRAWL_RECORDS_WAIT = 90.0

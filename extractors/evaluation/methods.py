@@ -86,6 +86,14 @@ def run_psnt_single(html: bytes, url: str | None, sibling: bytes | None) -> Pred
     return _psnt_prediction(html, url, None)
 
 
+def run_psnt_fallback(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """What the crawl gets with its single-page fallback: PSNT with another list page of the group
+    when there is one, else PSNT on the page alone (``psnt_single``)."""
+    prediction = _psnt_prediction(html, url, sibling)
+    prediction["fallback"] = sibling is None
+    return prediction
+
+
 def _psnt_prediction(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     """Induce (from the page and ``sibling``, or the page alone), apply to the page, and say how it
     went: records, an outcome phrase, the wrapper's notation and the time of each step."""
@@ -146,6 +154,10 @@ def method_specs() -> dict[str, MethodSpec]:
         MethodSpec("psnt_single", run_psnt_single, frozenset({"records"}),
                    description="ablation: PSNT on the page alone, no shared-link removal (not "
                                "the paper's setting)"),
+        MethodSpec("psnt_fallback", run_psnt_fallback, frozenset({"records"}), needs_sibling=True,
+                   sibling_types=("list",),
+                   description="psnt where the page has another list page of its group, else "
+                               "psnt_single (the crawl's single-page fallback)"),
         MethodSpec("all_links", run_all_links, frozenset({"records"}),
                    description="baseline: every link of the page is a record"),
     )

@@ -102,4 +102,18 @@ def test_section_pages_get_a_wrapper_and_their_records_are_the_articles(
         section = path_of(item["url"])
         assert paths == {p for p in expected.article_paths if p.startswith(section)}
         assert item["extraction"]["wrapper"]["notation"] == "html.body.ul(1)(li.a)[li]"
-    assert wrappers["records_requested"] == len(expected.article_paths)
+    (home,) = [i for i in lists if path_of(i["url"]) == "/"]
+    requested = wrappers["records_requested"] + wrappers.get("record_duplicate", 0)
+    assert requested == len(expected.article_paths) + len(home["records"])
+
+
+def test_the_home_page_gets_records_from_a_wrapper_that_is_not_stored(demo_out: Path) -> None:
+    # No other page has the home page's template: the single-page fallback gives its link list.
+    summary = json.loads((demo_out / "summary.json").read_text())
+    (home,) = [i for i in jsonl_items(demo_out) if i["page_type"] == "list"
+               and path_of(i["url"]) == "/"]
+    assert home["extraction"]["event"] == "single_page"
+    assert home["extraction"]["method"] == "psnt_single"
+    assert {"/news/", "/money/"} <= {path_of(r["url"]) for r in home["records"]}
+    assert summary["wrappers"]["single_page"] == 1
+    assert len(list((demo_out / "wrappers").glob("*.json"))) == 1  # the sections' wrapper only

@@ -9,8 +9,26 @@ from extractors.evaluation.runner import peer_tool
 
 
 def test_unknown_method_lists_the_known_ones():
-    with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, lcs, psnt, psnt_single"):
+    with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, lcs, "
+                                         "psnt, psnt_fallback, psnt_single"):
         methods.resolve_methods("attenuation,bogus")
+
+
+def test_psnt_fallback_is_psnt_with_a_sibling_else_psnt_single():
+    # The ifixit.com list pair of wcxb_dev (CC-BY-4.0, tests/fixtures/psnt/SOURCES.md).
+    from pathlib import Path
+
+    folder = Path(__file__).parents[1] / "fixtures" / "psnt"
+    first = (folder / "wcxb_dev-0651.html").read_bytes()
+    second = (folder / "wcxb_dev-0652.html").read_bytes()
+    url = "https://www.ifixit.com/Parts?p=1"
+    alone = methods.run_psnt_fallback(first, url, None)
+    assert alone["fallback"] and alone["records"]
+    assert alone["records"] == methods.run_psnt_single(first, url, None)["records"]
+    paired = methods.run_psnt_fallback(first, url, second)
+    assert not paired["fallback"]
+    assert paired["wrapper"] == methods.run_psnt(first, url, second)["wrapper"]
+    assert paired["records"] == methods.run_psnt(first, url, second)["records"]
 
 
 def test_planned_method_says_it_is_not_implemented_yet():

@@ -65,6 +65,28 @@ def test_no_wrapper_and_no_sibling_says_why() -> None:
     assert (outcome.event, outcome.reason, outcome.records) == ("none", NO_SIBLING, [])
 
 
+def test_single_page_fallback_gives_records_and_stores_nothing() -> None:
+    store = MemoryWrapperStore()
+    page = parse_page(PAGES[FIRST], url=FIRST)
+    outcome = list_records(store, KEY, page, None, MAX, single_page=True,
+                           no_sibling="no same-template link on the page")
+    assert outcome.event == "single_page"
+    assert {r["url"] for r in outcome.records} == gold_urls("wcxb_dev-0651.html")
+    assert outcome.reason.startswith(f"{NO_SIBLING} (no same-template link on the page); ")
+    assert outcome.wrapper.induced_from == [FIRST] and store.get(KEY) is None
+    later = records(SECOND, store, sibling=FIRST)  # the next page still induces a real wrapper
+    assert later.event == "induced" and sorted(store.get(KEY).induced_from) == [FIRST, SECOND]
+
+
+def test_single_page_fallback_leaves_a_drifted_wrappers_records_alone() -> None:
+    store = MemoryWrapperStore()
+    records(FIRST, store, sibling=SECOND)
+    store.get(KEY).history = [96, 100, 98]
+    page = parse_page(PAGES[SECOND], url=SECOND)
+    outcome = list_records(store, KEY, page, None, MAX, single_page=True)
+    assert outcome.event == "none" and len(outcome.records) == 24
+
+
 def test_sharp_drop_against_the_history_reinduces(tmp_path: Path) -> None:
     store = FileWrapperStore(tmp_path)
     records(FIRST, store, sibling=SECOND)
@@ -125,7 +147,9 @@ def list_item(url: str, sibling_link: str | None, n: int = 0) -> dict[str, Any]:
 
 
 def test_pipeline_turns_list_pages_into_news_lists(tmp_path: Path) -> None:
-    crawler = make_crawler({"NEWSCRAWL_WRAPPER_DIR": str(tmp_path)})
+    # The single-page fallback off: the first page waits for a real two-page wrapper.
+    crawler = make_crawler({"NEWSCRAWL_WRAPPER_DIR": str(tmp_path),
+                            "NEWSCRAWL_WRAPPERS_SINGLE_PAGE": False})
     pipeline = build(ExtractPipeline, crawler)
     items = [list_item(FIRST, None, 0), list_item(SECOND, None, 1), list_item(FIRST, None, 2)]
     first, second, third = run_pipeline(pipeline, items)
@@ -153,8 +177,11 @@ def test_redis_outage_never_loses_the_list_page(redis_server_factory) -> None:
     pipeline = build(ExtractPipeline, crawler)
     server.kill()
     (news,) = run_pipeline(pipeline, [list_item(FIRST, f"{SITE}/Parts?p=2")])
-    assert news["page_type"] == "list" and news["records"] == []
+    assert news["page_type"] == "list"
     assert news["extraction"]["sibling"]["reason"] == "sibling store unavailable"
+    # no wrapper and no sibling: the page still gets its records from a single-page wrapper
+    assert news["extraction"]["event"] == "single_page"
+    assert {r["url"] for r in news["records"]} == gold_urls("wcxb_dev-0651.html")
     stats = crawler.stats.get_stats()
     assert stats["newscrawl/wrappers/store_errors"] >= 1
     assert stats["newscrawl/siblings/store_errors"] == 1

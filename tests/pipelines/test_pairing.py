@@ -48,10 +48,21 @@ def test_list_pages_are_paired_and_become_news_lists() -> None:
     item = page_item("gerapy_listdetail-00059.html")
     item["route"] = "list"
     (news,) = run_pipeline(extract, [item])
-    assert news["page_type"] == "list" and news["extraction"]["method"] == "psnt"
+    # no sibling: the single-page fallback (pipelines/lists.py) gives the records
+    assert news["page_type"] == "list" and news["extraction"]["method"] == "psnt_single"
     assert news["extraction"]["sibling"] == {"url": None, "used": False, "reason": NO_LINK}
-    assert news["records"] == [] and "body" not in news
+    assert news["records"] and "body" not in news
     assert stat(crawler, "none/no_same_template_link") == 1
+    assert crawler.stats.get_value("newscrawl/wrappers/single_page") == 1
+
+
+def test_list_page_without_sibling_has_no_records_with_the_fallback_off() -> None:
+    crawler, extract = pipeline(NEWSCRAWL_WRAPPERS_SINGLE_PAGE=False)
+    item = page_item("gerapy_listdetail-00059.html")
+    item["route"] = "list"
+    (news,) = run_pipeline(extract, [item])
+    assert news["extraction"]["method"] == "psnt" and news["records"] == []
+    assert crawler.stats.get_value("newscrawl/wrappers/single_page") is None
 
 
 def test_pages_of_no_paired_route_are_not_paired() -> None:
