@@ -44,15 +44,19 @@ def _wrappers(stats: dict) -> str:
     >>> _wrappers({"newscrawl/wrappers/induced": 2, "newscrawl/wrappers/reinduced": 1,
     ...            "newscrawl/wrappers/applied": 9, "newscrawl/wrappers/records": 240})
     '3 wrappers (2 induced, 1 re-induced), 240 records, '
+    >>> _wrappers({"newscrawl/wrappers/single_page": 2, "newscrawl/wrappers/records": 40})
+    '0 wrappers (0 induced, 0 re-induced), 2 single-page, 40 records, '
     """
     induced = stats.get("newscrawl/wrappers/induced", 0)
     reinduced = stats.get("newscrawl/wrappers/reinduced", 0)
+    single = stats.get("newscrawl/wrappers/single_page", 0)
     records = stats.get("newscrawl/wrappers/records", 0)
     if not any(k.startswith("newscrawl/wrappers/") for k in stats):
         return ""
     return (
         f"{induced + reinduced} wrappers ({induced} induced, {reinduced} re-induced), "
-        f"{records} records, "
+        + (f"{single} single-page, " if single else "")
+        + f"{records} records, "
     )
 
 
