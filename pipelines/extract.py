@@ -18,16 +18,15 @@ request them first (:mod:`pipelines.record_board`), whatever happens to the item
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from typing import TYPE_CHECKING, Any, NoReturn
-from urllib.parse import urlsplit
 
 from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
 import extractors
 from extractors.errors import BadInput
+from pipelines.items import news_item, site_of
 from pipelines.lists import ListOutcome, ListStage, news_list_item
 from pipelines.pairing import DISABLED, SiblingPairing, pairing_from_crawler, reason_slug
 from pipelines.siblings import StoredPage
@@ -199,42 +198,6 @@ def sibling_note(
         return {"url": None, "used": False, "reason": no_sibling}
     used = used or {"used": False, "reason": "sibling not passed to the extractor"}
     return {"url": sibling.url, "used": bool(used["used"]), "reason": used.get("reason")}
-
-
-def news_item(page: dict[str, Any], extraction: dict[str, Any]) -> dict[str, Any]:
-    """The news item of the contract, from a page item and ``Extraction.to_dict()``."""
-    url = page["url"]
-    canonical = extraction.get("canonical_url") or url
-    return {
-        "id": hashlib.sha1(canonical.encode("utf-8")).hexdigest(),
-        "url": url,
-        "canonical_url": canonical,
-        "site": site_of(url),
-        "fetched_at": page.get("fetched_at"),
-        "page_type": extraction["page_type"],
-        "language": extraction.get("language"),
-        "template_key": page.get("template_key"),
-        "route": page.get("route"),
-        "referer": page.get("referer"),
-        "title": extraction.get("title"),
-        "body": extraction.get("body"),
-        "warc": page.get("warc"),
-        "extraction": {
-            **extraction.get("extraction", {}),
-            "encoding": extraction.get("encoding"),
-            "timings_ms": extraction.get("timings_ms", {}),
-        },
-    }
-
-
-def site_of(url: str) -> str:
-    """The host of ``url``, lower-cased, without a leading ``www.``.
-
-    >>> site_of("https://WWW.BBC.com/news/business-27107354")
-    'bbc.com'
-    """
-    host = (urlsplit(url).hostname or "").lower()
-    return host.removeprefix("www.")
 
 
 def header_value(headers: dict[str, Any], name: str) -> str | None:

@@ -26,7 +26,6 @@ extract pipeline counts under ``newscrawl/wrappers/``.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
@@ -39,6 +38,7 @@ from scrapy.utils.asyncio import run_in_thread
 from extractors import psnt
 from extractors.errors import BadInput
 from extractors.page import Page, parse_page
+from pipelines.items import item_fields
 from pipelines.pairing import NOT_NEEDED, reason_slug
 from pipelines.record_board import record_board
 from pipelines.siblings import StoredPage
@@ -213,22 +213,9 @@ def news_list_item(
 ) -> dict[str, Any]:
     """The ``NewsList`` item of the contract, from a page item, ``Extraction.to_dict()`` and the
     list outcome."""
-    url = page["url"]
-    canonical = extraction.get("canonical_url") or url
     stored = outcome.wrapper
     return {
-        "id": hashlib.sha1(canonical.encode("utf-8")).hexdigest(),
-        "url": url,
-        "canonical_url": canonical,
-        "site": (_host(url)),
-        "fetched_at": page.get("fetched_at"),
-        "page_type": "list",
-        "language": extraction.get("language"),
-        "template_key": page.get("template_key"),
-        "route": page.get("route"),
-        "referer": page.get("referer"),
-        "title": extraction.get("title"),
-        "warc": page.get("warc"),
+        **item_fields(page, {**extraction, "page_type": "list"}),
         "records": outcome.records,
         "extraction": {
             "method": "psnt_single" if outcome.event == "single_page" else "psnt",
@@ -247,12 +234,6 @@ def news_list_item(
             "timings_ms": {**extraction.get("timings_ms", {}), **outcome.timings_ms},
         },
     }
-
-
-def _host(url: str) -> str:
-    from urllib.parse import urlsplit
-
-    return (urlsplit(url).hostname or "").lower().removeprefix("www.")
 
 
 def _ms(started: float) -> float:

@@ -13,6 +13,7 @@ MODULES = [
     "pipelines.rolling",
     "pipelines.warc_records",
     "pipelines.extract",
+    "pipelines.items",
     "pipelines.siblings",
     "pipelines.sibling_hold",
     "pipelines.pairing",
