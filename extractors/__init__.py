@@ -35,6 +35,8 @@ class Extraction:
     reason: str | None
     timings_ms: dict[str, float] = field(default_factory=dict)
     sibling: dict | None = None  # {"used": bool, "reason": str | None} when a sibling was given
+    #: The parsed page itself, for later steps on the same page (list records): not serialised.
+    page: Page | None = field(default=None, repr=False, compare=False)
 
     @property
     def method(self) -> str:
@@ -83,7 +85,7 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
         timings["lcs"] = (t2 - t1) * 1e3
     region = page.nodes.path(main.region) if main.region is not None else None
     return Extraction(url, title, main.text, page_type, page.encoding, region, main.reason, timings,
-                      sibling_note)
+                      sibling_note, page)
 
 
 def _denoise(page: Page, sibling: bytes | str | Page, max_bytes: int):

@@ -99,7 +99,7 @@ class ExtractPipeline:
             self._count("newscrawl/errors/extract_exception")
             raise DropItem(f"extract_exception: {url}: {type(exc).__name__}: {exc}") from exc
         if self.lists is not None and (is_list or result.page_type == "list"):
-            return await self._news_list(item, result.to_dict(), sibling, no_sibling)
+            return await self._news_list(item, result, sibling, no_sibling)
         news = news_item(item, result.to_dict())
         news["extraction"]["sibling"] = note = sibling_note(sibling, no_sibling, result.sibling)
         if note["used"]:
@@ -121,16 +121,15 @@ class ExtractPipeline:
     async def _news_list(
         self,
         item: dict[str, Any],
-        extraction: dict[str, Any],
+        result: extractors.Extraction,
         sibling: StoredPage | None,
         no_sibling: str | None,
     ) -> dict[str, Any]:
+        extraction = result.to_dict()
         try:
             news = await self.lists.news_list(
-                item, extraction, sibling, no_sibling, self.max_page_bytes
+                item, extraction, result.page, sibling, no_sibling, self.max_page_bytes
             )
-        except BadInput as exc:
-            self._skip(item["url"], exc.reason, str(exc))
         except Exception as exc:  # a PSNT bug must not lose the page: no records, say why
             logger.exception("list extraction failed on %s", item["url"])
             self._count("newscrawl/errors/list_exception")

@@ -1,7 +1,8 @@
 """List pages: records by a PSNT wrapper (paper 004), known or induced, and the ``NewsList`` item.
 
-:func:`list_records` runs in a worker thread (parsing, wrapper induction and application, and the
-store's file or Redis I/O are all blocking). For a list page of template key K:
+:func:`list_records` runs in a worker thread (wrapper induction and application, the sibling's parse
+and the store's file or Redis I/O are all blocking) on the page the article chain already parsed
+(``Extraction.page``): a list page is parsed once. For a list page of template key K:
 
 1. K has a stored wrapper (:mod:`pipelines.wrappers`): apply it. It *matches* when it finds the main
    structure and at least ``MIN_RECORDS`` records without a sharp drop against its recent record
@@ -276,15 +277,17 @@ class ListStage:
         self,
         item: dict[str, Any],
         extraction: dict[str, Any],
+        page: Page,
         sibling: StoredPage | None,
         no_sibling: str | None,
         max_bytes: int,
     ) -> dict[str, Any]:
-        """The ``NewsList`` item of a list page; counts the wrapper events."""
-        lock = self._locks[hash(item.get("template_key") or "") % len(self._locks)]
+        """The ``NewsList`` item of a list page (``page``: its parse, shared with the article
+        chain); counts the wrapper events."""
+        key = item.get("template_key") or ""
         outcome = await run_in_thread(
-            _page_outcome, self.store, item, (sibling, no_sibling, self.single_page), max_bytes,
-            lock,
+            _locked_records, self._locks[hash(key) % len(self._locks)], self.store, key, page,
+            (sibling, no_sibling, self.single_page), max_bytes,
         )
         self._count_outcome(outcome)
         used = outcome.event in ("induced", "reinduced")
@@ -330,24 +333,16 @@ def _why_sibling_unused(
     return no_sibling if sibling is None else outcome.reason
 
 
-def _page_outcome(
+def _locked_records(
+    lock: threading.Lock,
     store: WrapperStore | None,
-    item: dict[str, Any],
+    key: str,
+    page: Page,
     pairing: tuple[StoredPage | None, str | None, bool],
     max_bytes: int,
-    lock: threading.Lock,
 ) -> ListOutcome:
-    """Parse the list page, run :func:`list_records` under the template's lock (worker thread);
-    ``pairing`` is (sibling, the pairing's reason when there is none, single-page fallback on)."""
-    started = time.perf_counter()
-    content_type = None
-    for name, values in (item.get("response_headers") or {}).items():
-        if name.lower() == "content-type":
-            content_type = values if isinstance(values, str) else (values[0] if values else None)
-    page = parse_page(item["body"], url=item["url"], content_type=content_type, max_bytes=max_bytes)
-    parsed = time.perf_counter()
+    """:func:`list_records` under the template's lock (worker thread); ``pairing`` is (sibling,
+    the pairing's reason when there is none, single-page fallback on)."""
     with lock:
-        outcome = list_records(store, item.get("template_key") or "", page, pairing[0], max_bytes,
-                               single_page=pairing[2], no_sibling=pairing[1])
-    outcome.timings_ms["list_parse"] = round((parsed - started) * 1e3, 3)
-    return outcome
+        return list_records(store, key, page, pairing[0], max_bytes, single_page=pairing[2],
+                            no_sibling=pairing[1])
