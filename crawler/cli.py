@@ -1,5 +1,5 @@
 """The ``newscrawl`` command line: demo, crawl, worker, seed, extract, induce, apply, wrappers,
-eval, bench."""
+train, eval, bench."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 
-from crawler.commands import apply, crawl, demo, extract, induce, seed, worker, wrappers
+from crawler.commands import apply, crawl, demo, extract, induce, seed, train, worker, wrappers
 from extractors import benchmark
 from extractors.evaluation import cli as evaluation
 
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Crawl news sites and extract their articles (Scrapy; embedded or distributed on Redis).",
     )
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for command in (demo, crawl, worker, seed, extract, induce, apply, wrappers):
+    for command in (demo, crawl, worker, seed, extract, induce, apply, wrappers, train):
         command.add_parser(subparsers)
     evaluation.register(subparsers)
     benchmark.register(subparsers)

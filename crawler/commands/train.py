@@ -1,0 +1,42 @@
+"""``newscrawl train TARGET``: rebuild a shipped model from data in the layout of ``../shared/data``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+
+__all__ = ["TRAINERS", "add_parser"]
+
+#: Target name → (trainer module under ``extractors.evaluation.training``, one-line help).
+TRAINERS = {
+    "fields": ("fields", "the two-stage SVM node classifier for title, date, author, body (paper 001)"),
+    "dwsie": ("dwsie", "the DWSIE node network: list node / content node / other (paper 002)"),
+}
+_PACKAGE = "extractors.evaluation.training"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "train", help="retrain a learned model from evaluation data and print its validation table",
+        description="Trains on the datasets given with --data (folders in the layout of "
+        "../shared/data), validates on held-out sites, prints the validation table and writes the "
+        "model (.npz + .card.json) to -o DIR (default: the package's own models folder).")
+    targets = parser.add_subparsers(title="targets", metavar="TARGET", required=True)
+    for target, (module_name, text) in TRAINERS.items():
+        if importlib.util.find_spec(f"{_PACKAGE}.{module_name}") is None:
+            continue  # that trainer is not part of this build
+        sub = targets.add_parser(target, help=text, description=text)
+        # A trainer module is imported only when its target is parsed: sklearn is slow to import.
+        sub.set_defaults(run=_runner(module_name))
+        _trainer(module_name).add_arguments(sub)
+
+
+def _trainer(module_name: str):
+    return importlib.import_module(f"{_PACKAGE}.{module_name}")
+
+
+def _runner(module_name: str):
+    def run(args: argparse.Namespace) -> int:
+        return _trainer(module_name).run(args)
+    return run
