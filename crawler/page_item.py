@@ -2,7 +2,8 @@
 
 Shape (see docs/CONTRACT.md): ``{"kind": "page", "url", "status", "request_headers": {str: str},
 "response_headers": {str: [str]}, "body": bytes, "fetched_at", "template_key", "route", "referer",
-"depth", "sibling_link", "sibling_for"}``. Header bytes are decoded as latin-1, so they round-trip exactly.
+"depth", "sibling_link", "sibling_for", "warc"}``; ``warc`` is the pointer of the response's WARC
+record, set by :class:`pipelines.warc_capture.WarcCaptureMiddleware` (``None`` without it). Header bytes are decoded as latin-1, so they round-trip exactly.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from datetime import UTC, datetime
 from scrapy.http import Response, TextResponse
 
 from crawler.templates import template_key
+from pipelines.warc_capture import WARC_META
 
 __all__ = ["HTML_TYPES", "page_item", "skip_reason"]
 
@@ -78,4 +80,5 @@ def page_item(
         "depth": int(response.meta.get("depth", 0)),
         "sibling_link": sibling_link,
         "sibling_for": sibling_for,
+        "warc": response.meta.get(WARC_META),
     }

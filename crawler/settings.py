@@ -7,7 +7,7 @@ Project settings carry the ``NEWSCRAWL_`` prefix.
 
 from __future__ import annotations
 
-from pipelines import DEFAULT_PIPELINES
+from pipelines import CAPTURE_MIDDLEWARES, DEFAULT_PIPELINES
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -46,6 +46,9 @@ NEWSCRAWL_MAX_PAGE_BYTES = 10_000_000
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
 
 ITEM_PIPELINES = dict(DEFAULT_PIPELINES)
+# The WARC archive is written at the downloader: every exchange, payload as received (pipelines/
+# warc_capture.py); the archive pipeline then checks each page item's pointer into it.
+DOWNLOADER_MIDDLEWARES = dict(CAPTURE_MIDDLEWARES)
 
 EXTENSIONS = {
     "crawler.extensions.progress.ProgressLine": 500,

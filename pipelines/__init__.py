@@ -1,5 +1,9 @@
 """newscrawl's Scrapy item pipelines: archive (WARC), extract, sinks (JSONL, Redis Stream).
 
+The WARC archive is written by a downloader middleware (``warc_capture``, with ``warc_writer``,
+``warc_records``, ``warc_index``, ``warc_recovery``): enable it with
+``DOWNLOADER_MIDDLEWARES = CAPTURE_MIDDLEWARES``.
+
 The extract pipeline's helpers live beside it: sibling pairing (``pairing``, ``siblings``,
 ``sibling_hold``), list pages and their PSNT wrappers (``lists``, ``wrappers``, ``record_board``).
 
@@ -13,6 +17,7 @@ from __future__ import annotations
 from importlib import import_module
 
 __all__ = [
+    "CAPTURE_MIDDLEWARES",
     "DEFAULT_PIPELINES",
     "ExtractPipeline",
     "JsonlSinkPipeline",
@@ -27,6 +32,10 @@ DEFAULT_PIPELINES: dict[str, int] = {
     "pipelines.jsonl.JsonlSinkPipeline": 300,
     "pipelines.redis_stream.RedisStreamPipeline": 400,
 }
+
+#: ``DOWNLOADER_MIDDLEWARES`` value: the WARC capture, after all of Scrapy's own (see
+#: ``pipelines.warc_capture.CAPTURE_ORDER``).
+CAPTURE_MIDDLEWARES: dict[str, int] = {"pipelines.warc_capture.WarcCaptureMiddleware": 950}
 
 
 def __getattr__(name: str):

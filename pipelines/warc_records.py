@@ -1,10 +1,20 @@
-"""WARC records for one fetched page: an HTTP ``response`` record and its ``request`` record.
+"""WARC records of one HTTP exchange: a ``response`` record and its ``request`` record.
 
-Built with warcio from the page item of the contract (``url``, ``status``, ``request_headers``,
-``response_headers``, ``body``, ``fetched_at``). The body is the one Scrapy handed over: already
-de-chunked and decompressed, so the headers that described the wire form (``Transfer-Encoding``,
-``Content-Encoding``, ``Content-Length``) are kept as ``X-Archive-Orig-*`` and ``Content-Length``
-is set to the stored body's length, as Heritrix and pywb do, so that replay tools read it right.
+Built with warcio from the Scrapy request and response as the downloader handed them over, before
+any downloader middleware decoded them (see :mod:`pipelines.warc_capture`). What the record holds:
+
+- the payload as received: ``Content-Encoding`` (gzip, br...) kept, with its header: the HTTP
+  entity-body as the server sent it. The one decoding in it is the transfer coding: WARC asks for
+  the message as received, chunk framing included, but Twisted's HTTP client (under Scrapy) has
+  removed ``chunked`` and dropped the ``Transfer-Encoding`` header before any Scrapy code sees the
+  response, so the record holds the de-chunked entity-body with a head that does not announce
+  chunking (consistent for replay tools; the payload digest is over the entity-body, as WARC 1.1
+  defines the payload);
+- the headers byte for byte: Scrapy keeps header bytes; they are held here as latin-1 text (one
+  character per byte) and written back as latin-1, so a UTF-8 header value is stored as its UTF-8
+  bytes instead of warcio's default, which %-encodes the text and double-encodes such bytes;
+- ``WARC-Date`` = the instant the request was sent, ``WARC-IP-Address`` = the server's address
+  where Scrapy knows it (``Response.ip_address``).
 """
 
 from __future__ import annotations
@@ -12,84 +22,110 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from http import HTTPStatus
 from io import BytesIO
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from warcio.recordbuilder import RecordBuilder
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.timeutils import datetime_to_iso_date
 
-__all__ = ["WARC_VERSION", "page_records", "warc_date"]
+if TYPE_CHECKING:
+    from scrapy.http import Request, Response
+    from warcio.recordbuilder import ArcWarcRecord, RecordBuilder
+
+__all__ = ["WARC_VERSION", "RawHeaders", "exchange_records", "warc_date"]
 
 WARC_VERSION = "WARC/1.1"
-#: Headers describing the wire form of a body that Scrapy has since decoded.
-_WIRE_HEADERS = frozenset({"transfer-encoding", "content-encoding", "content-length"})
 
 
-def warc_date(fetched_at: str | None) -> str:
-    """The WARC-Date (UTC, with microseconds if any) of an ISO-8601 ``fetched_at``; now if absent.
+class RawHeaders(StatusAndHeaders):
+    """An HTTP head whose text holds the bytes as received, one latin-1 character per byte.
 
-    >>> warc_date("2024-05-12T12:30:00+02:00")
-    '2024-05-12T10:30:00Z'
-    >>> warc_date("2024-05-12T10:30:00.250000Z")
+    >>> head = RawHeaders("200 OK", [("X-Title", "Café".encode().decode("latin-1"))], "HTTP/1.1")
+    >>> head.compute_headers_buffer()
+    >>> head.headers_buff
+    b'HTTP/1.1 200 OK\\r\\nX-Title: Caf\\xc3\\xa9\\r\\n\\r\\n'
+    """
+
+    def compute_headers_buffer(self, header_filter=None) -> None:
+        self.headers_buff = self.to_bytes(header_filter, encoding="latin-1")
+
+
+def warc_date(when: datetime) -> str:
+    """The WARC-Date of an aware datetime: UTC, with microseconds.
+
+    >>> from datetime import timedelta, timezone
+    >>> warc_date(datetime(2024, 5, 12, 12, 30, 0, 250000, tzinfo=timezone(timedelta(hours=2))))
     '2024-05-12T10:30:00.250000Z'
     """
-    when = datetime.now(UTC)
-    if fetched_at:
-        when = datetime.fromisoformat(fetched_at.replace("Z", "+00:00"))
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
     return datetime_to_iso_date(when.astimezone(UTC).replace(tzinfo=None), use_micros=True)
 
 
-def page_records(builder: RecordBuilder, item: dict[str, Any], warcinfo_id: str | None = None):
-    """``(response_record, request_record)`` for a page item; the request is concurrent to it."""
-    url = item["url"]
-    common = {"WARC-Date": warc_date(item.get("fetched_at"))}
+def exchange_records(
+    builder: RecordBuilder,
+    request: Request,
+    response: Response,
+    sent_at: datetime,
+    warcinfo_id: str | None = None,
+) -> tuple[ArcWarcRecord, ArcWarcRecord]:
+    """``(response_record, request_record)`` of one exchange; the request is concurrent to it."""
+    common = {"WARC-Date": warc_date(sent_at)}
     if warcinfo_id:
         common["WARC-Warcinfo-ID"] = warcinfo_id
-    body = item["body"]
-    response = builder.create_warc_record(
-        url,
+    extra = {}
+    if response.ip_address is not None:
+        extra["WARC-IP-Address"] = str(response.ip_address)
+    body = response.body
+    record = builder.create_warc_record(
+        response.url,
         "response",
         payload=BytesIO(body),
         length=len(body),
-        http_headers=_response_head(item["status"], item.get("response_headers") or {}, len(body)),
-        warc_headers_dict=dict(common),
+        http_headers=_response_head(response),
+        warc_headers_dict={**common, **extra},
     )
-    request_head = _request_head(url, item.get("request_headers") or {}, item.get("method", "GET"))
-    request = builder.create_warc_record(
-        url,
+    request_body = request.body or b""
+    request_record = builder.create_warc_record(
+        response.url,
         "request",
-        payload=BytesIO(),
-        length=0,
-        http_headers=request_head,
-        warc_headers_dict={**common, "WARC-Concurrent-To": response.rec_headers["WARC-Record-ID"]},
+        payload=BytesIO(request_body),
+        length=len(request_body),
+        http_headers=_request_head(response.url, request),
+        warc_headers_dict={**common, "WARC-Concurrent-To": record.rec_headers["WARC-Record-ID"]},
     )
-    return response, request
+    return record, request_record
 
 
-def _response_head(status: int, headers: dict[str, Any], body_len: int) -> StatusAndHeaders:
+def _latin1(value: bytes | str) -> str:
+    return value if isinstance(value, str) else value.decode("latin-1")
+
+
+def _protocol(response: Response) -> str:
+    """``HTTP/1.0`` or ``HTTP/1.1`` as received; HTTP/2 (``h2``) is written as ``HTTP/1.1``, the
+    form WARC readers parse (the exchange's content is the same)."""
+    protocol = response.protocol or ""
+    return protocol if protocol.startswith("HTTP/1.") else "HTTP/1.1"
+
+
+def _response_head(response: Response) -> RawHeaders:
     try:
-        reason = HTTPStatus(status).phrase
+        reason = HTTPStatus(response.status).phrase
     except ValueError:
         reason = ""
-    pairs: list[tuple[str, str]] = []
-    for name, values in headers.items():
-        stored = f"X-Archive-Orig-{name}" if name.lower() in _WIRE_HEADERS else name
-        for value in [values] if isinstance(values, str) else values:
-            pairs.append((stored, value))
-    pairs.append(("Content-Length", str(body_len)))
-    return StatusAndHeaders(f"{status} {reason}".strip(), pairs, protocol="HTTP/1.1")
+    pairs = [
+        (_latin1(name), _latin1(value))
+        for name, values in response.headers.items()
+        for value in values
+    ]
+    return RawHeaders(f"{response.status} {reason}".strip(), pairs, protocol=_protocol(response))
 
 
-def _request_head(url: str, headers: dict[str, Any], method: str) -> StatusAndHeaders:
+def _request_head(url: str, request: Request) -> RawHeaders:
     parts = urlsplit(url)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     pairs = [
-        (name, value if isinstance(value, str) else ", ".join(value))
-        for name, value in headers.items()
+        (_latin1(name), ", ".join(_latin1(v) for v in values))
+        for name, values in request.headers.items()
     ]
     if not any(name.lower() == "host" for name, _ in pairs):
         pairs.insert(0, ("Host", parts.netloc))
-    return StatusAndHeaders(f"{method} {target} HTTP/1.1", pairs, is_http_request=True)
+    return RawHeaders(f"{request.method} {target} HTTP/1.1", pairs, is_http_request=True)

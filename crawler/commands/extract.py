@@ -1,27 +1,40 @@
-"""``newscrawl extract``: run the extractors on saved pages, one JSON line per page, in order."""
+"""``newscrawl extract``: run the extractors on saved pages, one JSON line per page, in order.
+
+Pages are HTML files (or standard input), or the HTML responses archived in WARC files
+(``--warc FILE``, as the crawl writes them): no network is used either way.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from extractors import extract
 from extractors.errors import BadInput
+from pipelines.warc_reader import archived_pages
 
-__all__ = ["add_parser", "extract_one", "run"]
+__all__ = ["add_parser", "extract_one", "extract_warc", "run"]
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "extract",
-        help="extract title, body and page type from saved HTML pages",
+        help="extract title, body and page type from saved HTML pages or WARC files",
         description="Prints one JSON line per page, in the order given: the extraction result plus "
         '"file". A page that cannot be extracted prints {"file", "error", "reason"} and the '
-        "exit code is 1 once all pages are done.",
+        "exit code is 1 once all pages are done. With --warc, the pages are the 2xx HTML response "
+        "records of the WARC file, in file order (redirects, errors, robots.txt and non-HTML "
+        'records are passed over); each line has "url" and "warc": {"file", "offset", "length"} '
+        "of its record instead of \"file\". No network is used.",
     )
     parser.add_argument(
-        "files", nargs="+", metavar="PAGE", help="HTML file, or - for standard input"
+        "files", nargs="*", metavar="PAGE", help="HTML file, or - for standard input"
+    )
+    parser.add_argument(
+        "--warc", action="append", default=[], metavar="FILE",
+        help="a WARC file (.warc.gz or .warc) whose HTML responses are re-extracted; repeatable",
     )
     parser.add_argument(
         "--url", help="URL of the page(s), used to resolve links and as the item url"
@@ -58,7 +71,32 @@ def extract_one(name: str, url: str | None, sibling: bytes | None = None) -> dic
     return {**result.to_dict(), "file": name}
 
 
+def extract_warc(path: Path, sibling: bytes | None = None) -> list[dict]:
+    """The JSON-ready result of every HTML response of the WARC file ``path``."""
+    try:
+        pages = list(archived_pages(path))
+    except (OSError, ValueError) as error:
+        return [{"file": str(path), "error": f"cannot read {path}: {error}", "reason": "unreadable"}]
+    results = []
+    for page in pages:
+        where = {"url": page.url, "warc": page.pointer}
+        if page.error:
+            results.append({**where, "error": page.error, "reason": "undecodable"})
+            continue
+        try:
+            result = extract(page.body, url=page.url, content_type=page.content_type,
+                             sibling=sibling)
+        except BadInput as error:
+            results.append({**where, "error": str(error), "reason": error.reason})
+            continue
+        results.append({**result.to_dict(), **where})
+    return results
+
+
 def run(args: argparse.Namespace) -> int:
+    if not args.files and not args.warc:
+        sys.stderr.write("newscrawl extract: give PAGE files or --warc FILE\n")
+        return 2
     sibling = None
     if args.sibling:
         try:
@@ -66,10 +104,18 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             sys.stderr.write(f"newscrawl extract: cannot read sibling {args.sibling}: {error.strerror}\n")
             return 2
+    results = (extract_one(name, args.url, sibling) for name in args.files)
+    failed = _print(results)
+    for path in args.warc:
+        failed += _print(extract_warc(Path(path), sibling))
+    return 1 if failed else 0
+
+
+def _print(results) -> int:
+    """Print each result as a JSON line; return how many were errors."""
     failed = 0
-    for name in args.files:
-        result = extract_one(name, args.url, sibling)
+    for result in results:
         failed += "error" in result
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         sys.stdout.flush()
-    return 1 if failed else 0
+    return failed

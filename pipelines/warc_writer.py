@@ -1,0 +1,169 @@
+"""The crawl's WARC files: gzipped, rolled by size, crash-safe, each with a CDXJ index.
+
+Files are ``<prefix>-<UTC stamp>-<pid>-<serial>.warc.gz.open`` while written and renamed to
+``.warc.gz`` when closed or rotated (by size); then ``<name>.cdxj`` is written beside them
+(:mod:`pipelines.warc_index`), in a thread when a file is rotated during the crawl, so the reactor
+does not wait for it. Each record is its own gzip member, written and flushed whole, so a crash
+leaves at most a partial last member, which :mod:`pipelines.warc_recovery` cuts at the next start.
+Writing is synchronous on the reactor thread: two small gzip members and a flush per exchange.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from warcio.warcwriter import WARCWriter
+
+from pipelines.rolling import lock_or_none, rolling_name
+from pipelines.warc_index import index_unindexed, write_cdxj
+from pipelines.warc_records import WARC_VERSION, exchange_records
+from pipelines.warc_recovery import OPEN_SUFFIX, recover_open_warcs
+
+if TYPE_CHECKING:
+    from scrapy.http import Request, Response
+    from scrapy.statscollectors import StatsCollector
+
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_PREFIX", "WarcFile", "WarcWriter"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_PREFIX = "newscrawl"
+DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB, the usual WARC file size
+
+
+class WarcFile:
+    """One WARC file being written: ``path`` ends in ``.open`` until :meth:`close` renames it."""
+
+    def __init__(self, path: Path, is_part_of: str = DEFAULT_PREFIX) -> None:
+        self.path = path
+        self.final_name = path.name.removesuffix(OPEN_SUFFIX)
+        self._fh = open(path, "xb")  # noqa: SIM115 - lives until close()
+        try:
+            self._warcinfo_id = self._start(is_part_of)
+        except BaseException:
+            self._fh.close()
+            path.unlink()
+            raise
+
+    def _start(self, is_part_of: str) -> str:
+        """Lock the new file and write its warcinfo record; return that record's id."""
+        if lock_or_none(self._fh.fileno()) is None:  # pragma: no cover - a fresh file
+            raise RuntimeError(f"cannot lock new WARC file {self.path}")
+        self._writer = WARCWriter(self._fh, gzip=True, warc_version=WARC_VERSION)
+        info = {
+            "software": "newscrawl",
+            "format": "WARC File Format 1.1",
+            "hostname": socket.gethostname(),
+            "isPartOf": is_part_of,
+        }
+        warcinfo = self._writer.create_warcinfo_record(self.final_name, info)
+        self._writer.write_record(warcinfo)
+        self._fh.flush()
+        return warcinfo.rec_headers["WARC-Record-ID"]
+
+    @property
+    def size(self) -> int:
+        return self._fh.tell()
+
+    def write_exchange(
+        self, request: Request, response: Response, sent_at: datetime
+    ) -> tuple[int, int]:
+        """Append the exchange's response and request records; return the response record's
+        ``(offset, length)`` in the file (its gzip member)."""
+        response_record, request_record = exchange_records(
+            self._writer, request, response, sent_at, self._warcinfo_id
+        )
+        offset = self._fh.tell()
+        try:
+            self._writer.write_record(response_record)
+            length = self._fh.tell() - offset
+            self._writer.write_record(request_record)
+            self._fh.flush()
+        except BaseException:
+            self._fh.truncate(offset)  # leave no partial record behind
+            self._fh.seek(offset)
+            raise
+        return offset, length
+
+    def close(self) -> Path:
+        """Flush, fsync, and rename to the final ``.warc.gz`` name; returns the final path."""
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        final = self.path.with_name(self.final_name)
+        os.rename(self.path, final)
+        self._fh.close()
+        return final
+
+
+class WarcWriter:
+    """The rolling WARC files of one crawl process in ``directory``."""
+
+    def __init__(
+        self, directory: Path, prefix: str, max_bytes: int, stats: StatsCollector
+    ) -> None:
+        if max_bytes <= 0:
+            raise ValueError(f"NEWSCRAWL_WARC_MAX_BYTES must be positive, got {max_bytes}")
+        self.directory = directory
+        self.prefix = prefix
+        self.max_bytes = max_bytes
+        self.stats = stats
+        self._file: WarcFile | None = None
+        self._serial = 0
+        self._indexers: list[threading.Thread] = []
+
+    def open(self) -> None:
+        """Create the folder; repair and index what a crashed process left in it."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        for _path, _cut in recover_open_warcs(self.directory):
+            self.stats.inc_value("newscrawl/warc_files_recovered")
+        index_unindexed(self.directory)
+
+    def write_exchange(
+        self, request: Request, response: Response, sent_at: datetime
+    ) -> dict[str, int | str]:
+        """Archive one exchange; returns the pointer ``{"file", "offset", "length"}`` of its
+        response record. Raises ``OSError`` if the file cannot be written."""
+        warc_file = self._current_file()
+        offset, length = warc_file.write_exchange(request, response, sent_at)
+        self.stats.inc_value("newscrawl/warc_records")
+        if warc_file.size >= self.max_bytes:
+            self._close_file(in_thread=True)
+        return {"file": warc_file.final_name, "offset": offset, "length": length}
+
+    def close(self) -> None:
+        """Close the current file and index it; wait for indexes still being written."""
+        self._close_file(in_thread=False)
+        for thread in self._indexers:
+            thread.join()
+        self._indexers.clear()
+
+    def _current_file(self) -> WarcFile:
+        while self._file is None:
+            name = rolling_name(self.prefix, self._serial, f".warc.gz{OPEN_SUFFIX}")
+            self._serial += 1
+            try:
+                self._file = WarcFile(self.directory / name, self.prefix)
+            except FileExistsError:  # same stamp, pid and serial as a previous process
+                continue
+        return self._file
+
+    def _close_file(self, *, in_thread: bool) -> None:
+        if self._file is None:
+            return
+        final = self._file.close()
+        self._file = None
+        self.stats.inc_value("newscrawl/warc_files")
+        logger.info("Closed WARC file %s", final)
+        if not in_thread:
+            write_cdxj(final)
+            return
+        self._indexers = [t for t in self._indexers if t.is_alive()]
+        thread = threading.Thread(target=write_cdxj, args=(final,), name=f"cdxj {final.name}")
+        thread.start()
+        self._indexers.append(thread)
