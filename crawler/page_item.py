@@ -3,7 +3,8 @@
 Shape (see docs/CONTRACT.md): ``{"kind": "page", "url", "status", "request_headers": {str: str},
 "response_headers": {str: [str]}, "body": bytes, "fetched_at", "template_key", "route", "referer",
 "depth", "sibling_link", "sibling_for", "warc"}``; ``warc`` is the pointer of the response's WARC
-record, set by :class:`pipelines.warc_capture.WarcCaptureMiddleware` (``None`` without it). Header bytes are decoded as latin-1, so they round-trip exactly.
+record, set by :class:`pipelines.warc_capture.WarcCaptureMiddleware` (``None`` without it).
+Header bytes are decoded as latin-1, so they round-trip exactly.
 """
 
 from __future__ import annotations

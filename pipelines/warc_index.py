@@ -39,7 +39,8 @@ def write_cdxj(warc: Path) -> Path:
     final = cdxj_path(warc)
     partial = final.with_name(f"{final.name}.{os.getpid()}.partial")
     try:
-        CDXJIndexer(output=str(partial), inputs=[str(warc)], sort=True, post_append=True).process_all()
+        indexer = CDXJIndexer(output=str(partial), inputs=[str(warc)], sort=True, post_append=True)
+        indexer.process_all()
         os.replace(partial, final)
     finally:
         partial.unlink(missing_ok=True)

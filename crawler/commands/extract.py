@@ -76,7 +76,8 @@ def extract_warc(path: Path, sibling: bytes | None = None) -> list[dict]:
     try:
         pages = list(archived_pages(path))
     except (OSError, ValueError) as error:
-        return [{"file": str(path), "error": f"cannot read {path}: {error}", "reason": "unreadable"}]
+        message = f"cannot read {path}: {error}"
+        return [{"file": str(path), "error": message, "reason": "unreadable"}]
     results = []
     for page in pages:
         where = {"url": page.url, "warc": page.pointer}

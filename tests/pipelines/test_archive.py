@@ -1,139 +1,238 @@
-"""WarcArchivePipeline: pages read back from the WARC files, offsets, rotation, crash recovery."""
+"""The WARC archive's writer, index and pointer pipeline, on Scrapy responses of fixture pages.
+
+The exchanges here are real Scrapy ``Request``/``Response`` objects holding real fixture pages, as
+the download handler hands them to the capture middleware; tests/crawler/test_warc_capture.py
+and the demo crawl check the same files written by real crawls.
+"""
 
 from __future__ import annotations
 
+import gzip
+import io
+import ipaddress
+import json
 import os
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from scrapy.exceptions import NotConfigured
+from scrapy.http import Request, Response
 from warcio.archiveiterator import ArchiveIterator
 
 from pipelines.archive import WarcArchivePipeline
-from tests.pipelines.helpers import all_page_items, build, make_crawler, page_item, run_pipeline
+from pipelines.warc_capture import WarcCaptureMiddleware
+from pipelines.warc_index import cdxj_path
+from pipelines.warc_writer import WarcWriter
+from tests.pipelines.helpers import FIXTURE_PAGES, PAGES, make_crawler, page_item, run_pipeline
+
+SENT_AT = datetime(2024, 5, 12, 10, 30, 5, 250000, tzinfo=UTC)
 
 
-def archive(tmp_path: Path, **settings):
-    crawler = make_crawler({"NEWSCRAWL_WARC_DIR": str(tmp_path), **settings})
-    return crawler, build(WarcArchivePipeline, crawler)
+def exchange(name: str, status: int = 200, **headers: str) -> tuple[Request, Response]:
+    """A fixture page's exchange as the download handler returns it."""
+    url, content_type = FIXTURE_PAGES[name]
+    request = Request(url, headers={"User-Agent": "newscrawl-tests"})
+    response = Response(
+        url,
+        status=status,
+        headers={"Content-Type": content_type, **headers},
+        body=(PAGES / name).read_bytes(),
+        request=request,
+        ip_address=ipaddress.ip_address("192.0.2.7"),
+        protocol="HTTP/1.1",
+    )
+    return request, response
 
 
-def record_at(path: Path, offset: int):
-    """The first record at ``offset`` of ``path``, with its content read."""
-    with open(path, "rb") as fh:
-        fh.seek(offset)
-        record = next(iter(ArchiveIterator(fh)))
-        return record, record.content_stream().read()
+def exchanges() -> list[tuple[Request, Response]]:
+    return [exchange(name) for name in FIXTURE_PAGES]
 
 
-def test_offset_points_at_each_pages_response_record(tmp_path: Path) -> None:
-    items = all_page_items()
-    bodies = [item["body"] for item in items]
-    _, pipeline = archive(tmp_path)
-    results = run_pipeline(pipeline, items)
-    for result, body in zip(results, bodies, strict=True):
-        record, content = record_at(tmp_path / result["warc"]["file"], result["warc"]["offset"])
+def writer(tmp_path: Path, max_bytes: int = 1 << 30) -> tuple[WarcWriter, object]:
+    crawler = make_crawler()
+    warc = WarcWriter(tmp_path, "newscrawl", max_bytes, crawler.stats)
+    warc.open()
+    return warc, crawler
+
+
+def write_all(warc: WarcWriter, pairs, *, close: bool = True) -> list[dict]:
+    pointers = [warc.write_exchange(req, resp, SENT_AT) for req, resp in pairs]
+    if close:
+        warc.close()
+    return pointers
+
+
+def member(tmp_path: Path, pointer: dict):
+    """The one record held by bytes [offset, offset + length) of the pointed file."""
+    with open(tmp_path / pointer["file"], "rb") as fh:
+        fh.seek(pointer["offset"])
+        data = fh.read(pointer["length"])
+    records = ArchiveIterator(io.BytesIO(data))
+    record = next(iter(records))
+    payload = record.raw_stream.read()
+    assert next(iter(records), None) is None  # exactly one record in the span
+    return record, payload
+
+
+def test_pointer_spans_exactly_each_response_record(tmp_path: Path) -> None:
+    warc, _ = writer(tmp_path)
+    pairs = exchanges()
+    for pointer, (_, response) in zip(write_all(warc, pairs), pairs, strict=True):
+        record, payload = member(tmp_path, pointer)
         assert record.rec_type == "response"
-        assert record.rec_headers["WARC-Target-URI"] == result["url"]
-        assert record.http_headers.get_statuscode() == "200"
-        assert content == body
+        assert record.rec_headers["WARC-Target-URI"] == response.url
+        assert payload == response.body
 
 
-def test_file_holds_every_page_as_response_and_request(tmp_path: Path) -> None:
-    items = all_page_items()
-    _, pipeline = archive(tmp_path)
-    run_pipeline(pipeline, items)
+def test_record_has_fetch_date_ip_and_headers_as_received(tmp_path: Path) -> None:
+    warc, _ = writer(tmp_path)
+    request, response = exchange("cx_bbc-00000.html", Server="fixture")
+    (pointer,) = write_all(warc, [(request, response)])
+    record, _ = member(tmp_path, pointer)
+    assert record.rec_headers["WARC-Date"] == "2024-05-12T10:30:05.250000Z"
+    assert record.rec_headers["WARC-IP-Address"] == "192.0.2.7"
+    assert record.http_headers.statusline == "200 OK"
+    assert record.http_headers.protocol == "HTTP/1.1"
+    assert record.http_headers["Server"] == "fixture"
+
+
+def test_encoded_payload_is_kept_with_its_content_encoding(tmp_path: Path) -> None:
+    warc, _ = writer(tmp_path)
+    request, response = exchange("cx_bbc-00000.html")
+    encoded = gzip.compress(response.body)
+    response = response.replace(body=encoded, headers={**response.headers.to_unicode_dict(),
+                                                       "Content-Encoding": "gzip"})
+    (pointer,) = write_all(warc, [(request, response)])
+    record, payload = member(tmp_path, pointer)
+    assert payload == encoded
+    assert record.http_headers["Content-Encoding"] == "gzip"
+
+
+def test_non_ascii_header_bytes_are_stored_as_received(tmp_path: Path) -> None:
+    warc, _ = writer(tmp_path)
+    request, response = exchange("cx_bbc-00000.html")
+    response.headers[b"X-Title"] = "Café".encode()
+    response.headers[b"X-Latin"] = "Café".encode("latin-1")
+    (pointer,) = write_all(warc, [(request, response)])
+    with open(tmp_path / pointer["file"], "rb") as fh:
+        fh.seek(pointer["offset"])
+        raw = gzip.decompress(fh.read(pointer["length"]))
+    assert b"\r\nX-Title: Caf\xc3\xa9\r\n" in raw  # not %-encoded, not encoded twice
+    assert b"\r\nX-Latin: Caf\xe9\r\n" in raw
+    record, _ = member(tmp_path, pointer)
+    assert record.http_headers["X-Title"] == "Café"
+
+
+def test_request_record_follows_its_response(tmp_path: Path) -> None:
+    warc, _ = writer(tmp_path)
+    write_all(warc, exchanges())
     (path,) = tmp_path.glob("*.warc.gz")
     with open(path, "rb") as fh:
-        records = [
-            (r.rec_type, r.rec_headers.get("WARC-Target-URI"), r.rec_headers)
-            for r in ArchiveIterator(fh)
-        ]
-    assert [t for t, _, _ in records] == ["warcinfo"] + ["response", "request"] * len(items)
-    assert [uri for t, uri, _ in records if t == "response"] == [i["url"] for i in items]
-    for (_, _, response), (_, _, request) in zip(records[1::2], records[2::2], strict=True):
+        records = [(r.rec_type, r.rec_headers, r.http_headers) for r in ArchiveIterator(fh)]
+    assert [t for t, _, _ in records] == ["warcinfo"] + ["response", "request"] * 3
+    for (_, response, _), (_, request, head) in zip(records[1::2], records[2::2], strict=True):
         assert request["WARC-Concurrent-To"] == response["WARC-Record-ID"]
+        assert head.protocol == "GET" and head["User-Agent"] == "newscrawl-tests"
+        assert head["Host"] == response["WARC-Target-URI"].split("/")[2]
 
 
-def test_warc_date_is_fetched_at(tmp_path: Path) -> None:
-    item = page_item()
-    item["fetched_at"] = "2024-05-12T12:30:05+02:00"
-    _, pipeline = archive(tmp_path)
-    (result,) = run_pipeline(pipeline, [item])
-    record, _ = record_at(tmp_path / result["warc"]["file"], result["warc"]["offset"])
-    assert record.rec_headers["WARC-Date"] == "2024-05-12T10:30:05Z"
+def test_index_lists_every_response_with_its_status_and_pointer(tmp_path: Path) -> None:
+    warc, _ = writer(tmp_path)
+    pairs = [*exchanges(), exchange("cx_bbc-00000.html", status=404)]
+    pairs[-1][1]._set_url("https://www.bbc.com/missing")
+    pointers = write_all(warc, pairs)
+    (index,) = tmp_path.glob("*.cdxj")
+    assert index == cdxj_path(tmp_path / pointers[0]["file"])
+    lines = [json.loads(line.split(" ", 2)[2]) for line in index.read_text().splitlines()]
+    found = {(e["url"], e["status"], int(e["offset"]), int(e["length"])) for e in lines}
+    wanted = {(r.url, str(r.status), p["offset"], p["length"]) for (_, r), p in
+              zip(pairs, pointers, strict=True)}
+    assert found == wanted
+    keys = [line.split(" ", 1)[0] for line in index.read_text().splitlines()]
+    assert keys == sorted(keys)
 
 
-def test_decoded_body_gets_its_own_content_length(tmp_path: Path) -> None:
-    item = page_item()
-    item["response_headers"]["Content-Length"] = ["12"]
-    item["response_headers"]["Transfer-Encoding"] = ["chunked"]
-    _, pipeline = archive(tmp_path)
-    (result,) = run_pipeline(pipeline, [item])
-    record, content = record_at(tmp_path / result["warc"]["file"], result["warc"]["offset"])
-    assert record.http_headers["Content-Length"] == str(len(content))
-    assert record.http_headers["X-Archive-Orig-Transfer-Encoding"] == "chunked"
-    assert record.http_headers.get("Transfer-Encoding") is None
+def test_file_is_open_while_written_and_renamed_and_indexed_on_close(tmp_path: Path) -> None:
+    warc, _ = writer(tmp_path)
+    (pointer,) = write_all(warc, exchanges()[:1], close=False)
+    assert [p.name for p in tmp_path.iterdir()] == [pointer["file"] + ".open"]
+    warc.close()
+    index = cdxj_path(tmp_path / pointer["file"]).name
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([pointer["file"], index])
 
 
-def test_file_is_open_while_written_and_renamed_on_close(tmp_path: Path) -> None:
-    _, pipeline = archive(tmp_path)
-    (result,) = run_pipeline(pipeline, [page_item()], close=False)
-    assert [p.name for p in tmp_path.iterdir()] == [result["warc"]["file"] + ".open"]
-    pipeline.close_spider()
-    assert [p.name for p in tmp_path.iterdir()] == [result["warc"]["file"]]
-
-
-def test_rotation_by_size_renames_every_full_file(tmp_path: Path) -> None:
-    crawler, pipeline = archive(tmp_path, NEWSCRAWL_WARC_MAX_BYTES=1)
-    items = all_page_items()
-    results = run_pipeline(pipeline, items, close=False)
-    names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == sorted(r["warc"]["file"] for r in results)  # no .open left
-    assert len(set(names)) == len(items)
-    assert crawler.stats.get_value("newscrawl/warc_files") == len(items)
+def test_rotation_by_size_closes_and_indexes_every_full_file(tmp_path: Path) -> None:
+    warc, crawler = writer(tmp_path, max_bytes=1)
+    pointers = write_all(warc, exchanges(), close=False)
+    warc.close()
+    names = {p["file"] for p in pointers}
+    assert len(names) == 3
+    assert sorted(p.name for p in tmp_path.glob("*.warc.gz")) == sorted(names)  # no .open left
+    assert all(cdxj_path(tmp_path / name).stat().st_size > 0 for name in names)
+    assert crawler.stats.get_value("newscrawl/warc_files") == 3
 
 
 def test_name_has_prefix_stamp_pid_and_serial(tmp_path: Path) -> None:
-    _, pipeline = archive(tmp_path, NEWSCRAWL_WARC_PREFIX="crawl7")
-    (result,) = run_pipeline(pipeline, [page_item()])
-    assert re.fullmatch(rf"crawl7-\d{{14}}-{os.getpid()}-00000\.warc\.gz", result["warc"]["file"])
+    crawler = make_crawler()
+    warc = WarcWriter(tmp_path, "crawl7", 1 << 30, crawler.stats)
+    warc.open()
+    (pointer,) = write_all(warc, exchanges()[:1])
+    assert re.fullmatch(rf"crawl7-\d{{14}}-{os.getpid()}-00000\.warc\.gz", pointer["file"])
 
 
-def test_other_items_pass_untouched(tmp_path: Path) -> None:
-    _, pipeline = archive(tmp_path)
-    item = {"kind": "list", "url": "https://example.org/"}
-    assert run_pipeline(pipeline, [item]) == [{"kind": "list", "url": "https://example.org/"}]
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_disabled_by_setting() -> None:
-    crawler = make_crawler({"NEWSCRAWL_WARC_ENABLED": False})
-    with pytest.raises(NotConfigured):
-        build(WarcArchivePipeline, crawler)
-
-
-def test_crashed_open_file_is_cut_to_its_last_whole_record_and_renamed(tmp_path: Path) -> None:
-    items = all_page_items()
-    _, pipeline = archive(tmp_path)
-    results = run_pipeline(pipeline, items)
-    path = tmp_path / results[0]["warc"]["file"]
+def test_crashed_open_file_is_cut_to_its_last_whole_record_renamed_and_indexed(
+    tmp_path: Path,
+) -> None:
+    warc, _ = writer(tmp_path)
+    pointers = write_all(warc, exchanges())
+    path = tmp_path / pointers[0]["file"]
     whole = path.read_bytes()
+    index = cdxj_path(path).read_text()
     # A crash while writing a record: the file ends with part of the next gzip member.
-    last = results[-1]["warc"]["offset"]
+    last = pointers[-1]["offset"]
     path.with_name(path.name + ".open").write_bytes(whole + whole[last : last + 500])
     path.unlink()
-    crawler, pipeline = archive(tmp_path)
-    run_pipeline(pipeline, [])
+    cdxj_path(path).unlink()
+    warc, crawler = writer(tmp_path)
+    warc.close()
     assert path.read_bytes() == whole
+    assert cdxj_path(path).read_text() == index
     assert crawler.stats.get_value("newscrawl/warc_files_recovered") == 1
 
 
 def test_open_file_of_a_live_writer_is_left_alone(tmp_path: Path) -> None:
-    _, writer = archive(tmp_path)
-    (result,) = run_pipeline(writer, [page_item()], close=False)
-    _, other = archive(tmp_path)
-    run_pipeline(other, [])
-    assert (tmp_path / (result["warc"]["file"] + ".open")).exists()
-    writer.close_spider()
+    live, _ = writer(tmp_path)
+    (pointer,) = write_all(live, exchanges()[:1], close=False)
+    other, _ = writer(tmp_path)
+    other.close()
+    assert (tmp_path / (pointer["file"] + ".open")).exists()
+    live.close()
+
+
+def test_max_bytes_must_be_positive(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="NEWSCRAWL_WARC_MAX_BYTES"):
+        WarcWriter(tmp_path, "newscrawl", 0, make_crawler().stats)
+
+
+def test_pipeline_counts_the_pointer_and_clears_a_missing_one() -> None:
+    crawler = make_crawler()
+    pipeline = WarcArchivePipeline.from_crawler(crawler)
+    with_pointer = page_item()
+    with_pointer["warc"] = {"file": "a.warc.gz", "offset": 310, "length": 4200}
+    without = page_item()
+    other = {"kind": "list", "url": "https://example.org/"}
+    results = run_pipeline(pipeline, [with_pointer, without, other])
+    assert results[0]["warc"] == {"file": "a.warc.gz", "offset": 310, "length": 4200}
+    assert results[1]["warc"] is None
+    assert results[2] == {"kind": "list", "url": "https://example.org/"}
+    assert crawler.stats.get_value("newscrawl/pages_archived") == 1
+    assert crawler.stats.get_value("newscrawl/warc_missing") == 1
+
+
+@pytest.mark.parametrize("component", [WarcArchivePipeline, WarcCaptureMiddleware])
+def test_disabled_by_setting(component: type) -> None:
+    crawler = make_crawler({"NEWSCRAWL_WARC_ENABLED": False})
+    with pytest.raises(NotConfigured):
+        component.from_crawler(crawler)

@@ -12,6 +12,7 @@ MODULES = [
     "pipelines.redis_client",
     "pipelines.rolling",
     "pipelines.warc_records",
+    "pipelines.warc_index",
     "pipelines.extract",
     "pipelines.items",
     "pipelines.siblings",

@@ -77,16 +77,17 @@ def crawls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
 
 
 @pytest.mark.parametrize("name", REACTORS)
-def test_crawl_writes_news_items_and_warc(crawls: dict, name: str) -> None:
+def test_crawl_writes_news_items(crawls: dict, name: str) -> None:
     proc, out = crawls[name]
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 0, stderr[-3000:]
     assert "Traceback" not in stderr, stderr[-3000:]
     stats = json.loads(stdout.splitlines()[-1])
-    assert stats["newscrawl/pages_archived"] == 4
+    # the items were not downloaded: no WARC record (the capture is at the downloader)
+    assert stats["newscrawl/warc_missing"] == 4
     assert stats["newscrawl/skipped/empty"] == 1
     assert stats["newscrawl/items_written"] == 3
     (jsonl,) = out.glob("items-*.jsonl")
     news = [json.loads(line) for line in jsonl.read_text().splitlines()]
     assert sorted(item["site"] for item in news) == ["36kr.com", "bbc.com", "money.163.com"]
-    assert all((out / "warc" / item["warc"]["file"]).exists() for item in news)
+    assert all(item["warc"] is None for item in news)
