@@ -40,6 +40,10 @@ class DemoSite:
     manifest: dict
 
 
+#: The reply to a path the site does not have.
+NOT_FOUND = Reply(404, (("Content-Type", "text/plain"),), b"not found\n")
+
+
 def default_warc_path() -> Path:
     return Path(str(resources.files("crawler.demo").joinpath("site.warc.gz")))
 
@@ -71,7 +75,7 @@ def _handler_for(site: DemoSite) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             reply = site.replies.get(urlsplit(self.path).path)
             if reply is None:
-                reply = Reply(404, (("Content-Type", "text/plain"),), b"not found\n")
+                reply = NOT_FOUND
             self.send_response(reply.status)
             for name, value in reply.headers:
                 if name.lower() != "content-length":

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from warcio.archiveiterator import ArchiveIterator
 
-from crawler.demo.server import DemoSite
+from crawler.demo.server import NOT_FOUND, DemoSite, Reply
 
 
 def newscrawl(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
@@ -52,6 +52,12 @@ class Expected:
         self.pages_fetched = len(self.fetched_paths)
         self.skipped = Counter(e["reason"] for e in entries if e["reason"])
         self.bodies = {path: reply.body for path, reply in site.replies.items()}
+        #: Every path the crawl requests: all but those robots.txt disallows (robots.txt too).
+        self.requested_paths = {e["path"] for e in entries if e["reason"] != "robots"}
+        #: What the server answers at each requested path.
+        self.served: dict[str, Reply] = {
+            path: site.replies.get(path, NOT_FOUND) for path in self.requested_paths
+        }
 
 
 def jsonl_items(out: Path) -> list[dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -15,8 +16,8 @@ from tests.crawler.demo_helpers import (
     jsonl_items,
     newscrawl,
     path_of,
-    warc_responses,
 )
+from tests.crawler.replay import Replay
 
 
 @pytest.fixture(scope="module")
@@ -66,15 +67,62 @@ def test_page_without_charset_header_is_decoded_from_its_meta(demo_out: Path) ->
     assert any("\u4e00" <= ch <= "\u9fff" for ch in item["title"])  # GBK page read as Chinese
 
 
-def test_warc_holds_every_fetched_page_byte_for_byte(demo_out: Path, expected: Expected) -> None:
-    records = warc_responses(demo_out)
-    paths = [path for path, _ in records]
-    assert len(paths) == len(set(paths))
-    assert expected.item_paths <= set(paths) <= expected.fetched_paths
-    for path, body in records:
-        assert body == expected.bodies[path], path
-    for item in jsonl_items(demo_out):
-        assert (demo_out / "warc" / item["warc"]["file"]).exists()
+def test_replay_from_the_index_gives_what_the_server_served(
+    demo_out: Path, expected: Expected
+) -> None:
+    """Every URL the crawl requested (pages, robots.txt, the 404, the redirect loop, the binary
+    and PDF replies) replays from the CDXJ index with the status and payload the server sent."""
+    replay = Replay(demo_out / "warc")
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(jsonl_items(demo_out)[0]["url"]))
+    indexed = [path_of(entry["url"]) for entry in replay.entries()]
+    assert sorted(indexed) == sorted(expected.requested_paths)  # each exchange once, no other
+    for path, served in expected.served.items():
+        replayed = replay.replay(origin + path)
+        assert replayed is not None, path
+        assert (replayed.status, replayed.payload) == (served.status, served.body), path
+        for name, value in served.headers:
+            assert replayed.headers[name.lower()] == value, (path, name)
+
+
+def test_replay_follows_the_redirects(demo_out: Path, expected: Expected) -> None:
+    replay = Replay(demo_out / "warc")
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(jsonl_items(demo_out)[0]["url"]))
+    redirects = sorted(p for p, reply in expected.served.items() if 300 <= reply.status < 400)
+    assert redirects == ["/bad/loop-a", "/bad/loop-b"]
+    chain = replay.follow(origin + "/bad/loop-a")
+    hops = [(path_of(r.url), r.status) for r in chain]
+    assert hops == [("/bad/loop-a", 302), ("/bad/loop-b", 302)]
+    assert chain[-1].location == origin + "/bad/loop-a"  # the loop the crawl counted
+
+
+def test_items_point_at_their_indexed_record(demo_out: Path, expected: Expected) -> None:
+    replay = Replay(demo_out / "warc")
+    items = jsonl_items(demo_out)
+    assert len(items) == len(expected.item_paths)
+    for item in items:
+        entry = replay.lookup(item["url"])
+        pointer = {"file": entry["filename"], "offset": int(entry["offset"]),
+                   "length": int(entry["length"])}
+        assert item["warc"] == pointer, item["url"]
+        assert replay.replay(item["url"]).payload == expected.bodies[path_of(item["url"])]
+
+
+def test_extract_warc_gives_the_crawls_items_again(demo_out: Path) -> None:
+    warcs = sorted((demo_out / "warc").glob("*.warc.gz"))
+    args = [arg for path in warcs for arg in ("--warc", str(path))]
+    result = newscrawl("extract", *args)
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 1  # the demo's bad pages (binary, empty) are reported
+    errors = sorted((path_of(line["url"]), line["reason"]) for line in lines if "error" in line)
+    assert errors == [("/bad/binary.html", "not_html"), ("/bad/empty.html", "empty")]
+    again = {line["url"]: line for line in lines if "error" not in line}
+    items = jsonl_items(demo_out)
+    assert set(again) == {item["url"] for item in items}
+    for item in items:
+        line = again[item["url"]]
+        assert line["warc"] == item["warc"] and line["title"] == item["title"], item["url"]
+        if item["page_type"] == "article":  # list pages: the crawl's routing and wrappers decide
+            assert line["page_type"] == "article" and line["body"], item["url"]
 
 
 def test_articles_are_paired_with_same_template_siblings(
