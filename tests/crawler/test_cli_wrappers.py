@@ -39,7 +39,8 @@ def listed(*store: str) -> list[dict]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(crawler.commands.wrappers).failed == 0
+    result = doctest.testmod(crawler.commands.wrappers)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_an_added_wrapper_is_listed_and_applied_by_the_next_crawl(

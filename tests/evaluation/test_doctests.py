@@ -15,4 +15,5 @@ MODULES = ("metrics", "fieldmetrics", "listmetrics", "datasets", "methods", "pee
 def test_docstring_examples(name):
     module = importlib.import_module(f"extractors.evaluation.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0, f"no example ran in {module.__name__}"
     assert result.failed == 0
