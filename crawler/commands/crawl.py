@@ -19,10 +19,10 @@ __all__ = ["add_parser", "crawl_overrides", "run", "run_and_report"]
 
 DESCRIPTION = """\
 Crawls the given sites: same-site links only, robots.txt obeyed and AutoThrottle on by default, a
-progress line on stderr while it runs, a summary at the end. Items go to DIR as JSONL, raw pages to
-DIR/warc as WARC files, the summary to DIR/summary.json. List pages are extracted with PSNT wrappers
-kept in DIR/wrappers (JSON; a later crawl into the same DIR reuses them) and their records are
-requested before their other links. With --redis the crawl is distributed: the request queue and
+progress line on stderr while it runs, a summary at the end. Items go to DIR as JSONL, every HTTP
+exchange to DIR/warc as WARC files (each with a .cdxj index), the summary to DIR/summary.json. List
+pages are extracted with PSNT wrappers kept in DIR/wrappers (JSON; a later crawl into the same DIR
+reuses them) and their records are requested before their other links. With --redis the crawl is distributed: the request queue and
 dupefilter live in Redis (JSON, never pickle), items are also appended to a Redis Stream, wrappers
 are shared in the Redis hash newscrawl:wrappers, and any number of `newscrawl worker --redis URL`
 processes can join; this process closes once the shared queue has been empty for --idle-timeout
@@ -87,7 +87,7 @@ def run_and_report(overrides: dict, args: argparse.Namespace, seeds: list[str]) 
     summary = run_crawl(settings, start_urls=seeds)
     print(summary_text(summary))
     print(
-        f"items: {args.out}/   raw pages: {Path(args.out) / 'warc'}/   "
+        f"items: {args.out}/   WARC + CDXJ: {Path(args.out) / 'warc'}/   "
         f"summary: {Path(args.out) / 'summary.json'}"
     )
     return 0

@@ -83,5 +83,5 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.stop()
     print(summary_text(summary))
-    print(f"items: {out}/   raw pages: {out / 'warc'}/   summary: {out / 'summary.json'}")
+    print(f"items: {out}/   WARC + CDXJ: {out / 'warc'}/   summary: {out / 'summary.json'}")
     return 0
