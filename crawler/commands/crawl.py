@@ -22,11 +22,11 @@ Crawls the given sites: same-site links only, robots.txt obeyed and AutoThrottle
 progress line on stderr while it runs, a summary at the end. Items go to DIR as JSONL, every HTTP
 exchange to DIR/warc as WARC files (each with a .cdxj index), the summary to DIR/summary.json. List
 pages are extracted with PSNT wrappers kept in DIR/wrappers (JSON; a later crawl into the same DIR
-reuses them) and their records are requested before their other links. With --redis the crawl is distributed: the request queue and
-dupefilter live in Redis (JSON, never pickle), items are also appended to a Redis Stream, wrappers
-are shared in the Redis hash newscrawl:wrappers, and any number of `newscrawl worker --redis URL`
-processes can join; this process closes once the shared queue has been empty for --idle-timeout
-seconds. Turn wrappers off with -s NEWSCRAWL_WRAPPERS_ENABLED=False."""
+reuses them) and their records are requested before their other links. With --redis the crawl is
+distributed: the request queue and dupefilter live in Redis (JSON, never pickle), items are also
+appended to a Redis Stream, wrappers are shared in the Redis hash newscrawl:wrappers, and any number
+of `newscrawl worker --redis URL` processes can join; this process closes once the shared queue has
+been empty for --idle-timeout seconds. Turn wrappers off with -s NEWSCRAWL_WRAPPERS_ENABLED=False."""
 
 
 def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
