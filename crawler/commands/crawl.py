@@ -26,7 +26,8 @@ reuses them) and their records are requested before their other links. With --re
 distributed: the request queue and dupefilter live in Redis (JSON, never pickle), items are also
 appended to a Redis Stream, wrappers are shared in the Redis hash newscrawl:wrappers, and any number
 of `newscrawl worker --redis URL` processes can join; this process closes once the shared queue has
-been empty for --idle-timeout seconds. Turn wrappers off with -s NEWSCRAWL_WRAPPERS_ENABLED=False."""
+been empty for --idle-timeout seconds. Turn wrappers off with
+-s NEWSCRAWL_WRAPPERS_ENABLED=False."""
 
 
 def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
