@@ -5,7 +5,7 @@ Files are ``<prefix>-<UTC stamp>-<pid>-<serial>.warc.gz.open`` while written and
 (:mod:`pipelines.warc_index`), in a thread when a file is rotated during the crawl, so the reactor
 does not wait for it. Each record is its own gzip member, written and flushed whole, so a crash
 leaves at most a partial last member, which :mod:`pipelines.warc_recovery` cuts at the next start.
-Writing is synchronous on the reactor thread: two small gzip members and a flush per exchange.
+Writing is synchronous on the reactor thread: two gzip members and one ``os.write`` per exchange.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import os
 import socket
 import threading
 from datetime import datetime
+from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,24 +39,32 @@ DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB, the usual WARC file size
 
 
 class WarcFile:
-    """One WARC file being written: ``path`` ends in ``.open`` until :meth:`close` renames it."""
+    """One WARC file being written: ``path`` ends in ``.open`` until :meth:`close` renames it.
+
+    Records are gzipped into memory by warcio and written with :func:`os.write` in a loop, not
+    through warcio's file writes: those ignore short writes and, through a buffered file, leave
+    a failed write's bytes in the buffer for the next flush. So a write that fails (a full disk)
+    is cut off the file at once and the file stays a sequence of whole records.
+    """
 
     def __init__(self, path: Path, is_part_of: str = DEFAULT_PREFIX) -> None:
         self.path = path
         self.final_name = path.name.removesuffix(OPEN_SUFFIX)
-        self._fh = open(path, "xb")  # noqa: SIM115 - lives until close()
+        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        self._size = 0
+        self._buffer = BytesIO()
+        self._writer = WARCWriter(self._buffer, gzip=True, warc_version=WARC_VERSION)
         try:
             self._warcinfo_id = self._start(is_part_of)
         except BaseException:
-            self._fh.close()
+            os.close(self._fd)
             path.unlink()
             raise
 
     def _start(self, is_part_of: str) -> str:
         """Lock the new file and write its warcinfo record; return that record's id."""
-        if lock_or_none(self._fh.fileno()) is None:  # pragma: no cover - a fresh file
+        if lock_or_none(self._fd) is None:  # pragma: no cover - a fresh file
             raise RuntimeError(f"cannot lock new WARC file {self.path}")
-        self._writer = WARCWriter(self._fh, gzip=True, warc_version=WARC_VERSION)
         info = {
             "software": "newscrawl",
             "format": "WARC File Format 1.1",
@@ -63,13 +72,12 @@ class WarcFile:
             "isPartOf": is_part_of,
         }
         warcinfo = self._writer.create_warcinfo_record(self.final_name, info)
-        self._writer.write_record(warcinfo)
-        self._fh.flush()
+        self._append(self._gzipped(warcinfo))
         return warcinfo.rec_headers["WARC-Record-ID"]
 
     @property
     def size(self) -> int:
-        return self._fh.tell()
+        return self._size
 
     def write_exchange(
         self, request: Request, response: Response, sent_at: datetime
@@ -79,25 +87,36 @@ class WarcFile:
         response_record, request_record = exchange_records(
             self._writer, request, response, sent_at, self._warcinfo_id
         )
-        offset = self._fh.tell()
+        member = self._gzipped(response_record)
+        offset = self._size
+        self._append(member + self._gzipped(request_record))
+        return offset, len(member)
+
+    def _gzipped(self, record) -> bytes:
+        """The record as one gzip member."""
+        self._buffer.seek(0)
+        self._buffer.truncate()
+        self._writer.write_record(record)
+        return self._buffer.getvalue()
+
+    def _append(self, data: bytes) -> None:
+        """Write all of ``data`` at the end, or nothing: a failed write is cut off the file."""
+        view = memoryview(data)
         try:
-            self._writer.write_record(response_record)
-            length = self._fh.tell() - offset
-            self._writer.write_record(request_record)
-            self._fh.flush()
+            while view:
+                view = view[os.write(self._fd, view) :]
         except BaseException:
-            self._fh.truncate(offset)  # leave no partial record behind
-            self._fh.seek(offset)
+            os.ftruncate(self._fd, self._size)
+            os.lseek(self._fd, self._size, os.SEEK_SET)
             raise
-        return offset, length
+        self._size += len(data)
 
     def close(self) -> Path:
-        """Flush, fsync, and rename to the final ``.warc.gz`` name; returns the final path."""
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        """Fsync, and rename to the final ``.warc.gz`` name; returns the final path."""
+        os.fsync(self._fd)
         final = self.path.with_name(self.final_name)
         os.rename(self.path, final)
-        self._fh.close()
+        os.close(self._fd)
         return final
 
 

@@ -1,12 +1,15 @@
 """A real crawl of a local server whose replies exercise the archive: redirect, gzip body, chunked
 body, non-ASCII header, 5xx (retried), 404, robots.txt, non-HTML. Every exchange must be in the
-WARC as the server sent it, with its index line, and each item must point at its record."""
+WARC as the server sent it, with its index line, and each item must point at its record. Last, a
+real fault: the demo crawl with a file size limit that the WARC file reaches (a full disk)."""
 
 from __future__ import annotations
 
 import gzip
 import io
 import json
+import resource
+import signal
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -189,3 +192,32 @@ def test_each_file_has_an_index_line_per_response(crawled: Crawled) -> None:
         (r["path"], r["status"], r["pointer"]["offset"], r["pointer"]["length"]) for r in records
     )
 
+
+
+def _limit_file_size() -> None:
+    """In the crawl's process: files may not grow past ``FILE_LIMIT`` (a full disk, for the WARC);
+    a write past it fails with EFBIG instead of killing the process."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+
+
+#: Over the demo crawl's JSONL file (~190 KB), under its WARC file (~1.2 MB).
+FILE_LIMIT = 400_000
+
+
+def test_a_failing_warc_write_loses_the_record_not_the_crawl(tmp_path: Path) -> None:
+    out = tmp_path / "output"
+    result = newscrawl("demo", "--out", str(out), "--progress-interval", "0",
+                       preexec_fn=_limit_file_size)
+    assert result.returncode == 0, result.stdout + result.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    items = jsonl_items(out)
+    assert summary["items_written"] == len(items) == 33  # every item, archived or not
+    lost = [item for item in items if item["warc"] is None]
+    assert lost and summary["errors_logged"] >= len(lost)
+    (warc,) = (out / "warc").glob("*.warc.gz")
+    assert warc.stat().st_size <= FILE_LIMIT
+    kept = {json.dumps(r["pointer"], sort_keys=True) for r in responses(out)}  # whole records
+    for item in items:
+        if item["warc"] is not None:
+            assert json.dumps(item["warc"], sort_keys=True) in kept, item["url"]
