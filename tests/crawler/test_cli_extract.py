@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import urlsplit
 
+from crawler.demo.server import default_warc_path, load_site
+from extractors import extract
 from tests.crawler.demo_helpers import newscrawl
 from tests.fixture_pages import FIXTURES, pages_where
 
@@ -68,3 +71,40 @@ def test_sibling_runs_lcs_before_attenuation() -> None:
 def test_unreadable_sibling_is_a_usage_error(tmp_path) -> None:
     result = newscrawl("extract", str(ARTICLES[0]), "--sibling", str(tmp_path / "missing.html"))
     assert result.returncode == 2 and "cannot read sibling" in result.stderr
+
+
+def test_warc_pages_are_extracted_without_the_network() -> None:
+    """The demo site's own WARC: one line per 2xx HTML response record, in file order."""
+    site = load_site()
+    html = [
+        path for path, reply in site.replies.items()
+        if reply.status == 200 and dict(reply.headers)["Content-Type"].startswith("text/html")
+    ]
+    result = newscrawl("extract", "--warc", str(default_warc_path()))
+    lines = _lines(result.stdout)
+    assert [urlsplit(line["url"]).path for line in lines] == html  # robots.txt, PDF, 302s left out
+    assert result.returncode == 1  # the demo's binary and empty pages
+    errors = {urlsplit(line["url"]).path: line["reason"] for line in lines if "error" in line}
+    assert errors == {"/bad/binary.html": "not_html", "/bad/empty.html": "empty"}
+    for line in lines:
+        assert line["warc"]["file"] == "site.warc.gz" and line["warc"]["length"] > 0
+        if "error" not in line:  # the same result as extracting the served bytes
+            reply = site.replies[urlsplit(line["url"]).path]
+            content_type = dict(reply.headers)["Content-Type"]
+            direct = extract(reply.body, url=line["url"], content_type=content_type).to_dict()
+            assert line["title"] and line["title"] == direct["title"], line["url"]
+            assert line["body"] == direct["body"] and line["encoding"] == direct["encoding"]
+
+
+def test_warc_that_is_not_one_is_reported(tmp_path) -> None:
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<html><title>t</title></html>")
+    result = newscrawl("extract", "--warc", str(page))
+    assert result.returncode == 1
+    (line,) = _lines(result.stdout)
+    assert line["file"] == str(page) and line["reason"] == "unreadable"
+
+
+def test_no_page_and_no_warc_is_a_usage_error() -> None:
+    result = newscrawl("extract")
+    assert result.returncode == 2 and "--warc" in result.stderr
