@@ -1,9 +1,8 @@
 """The crawl's WARC files: gzipped, rolled by size, crash-safe, each with a CDXJ index.
 
 Files are ``<prefix>-<UTC stamp>-<pid>-<serial>.warc.gz.open`` while written and renamed to
-``.warc.gz`` when closed or rotated (by size); then ``<name>.cdxj`` is written beside them
-(:mod:`pipelines.warc_index`), in a thread when a file is rotated during the crawl, so the reactor
-does not wait for it. Each record is its own gzip member, written and flushed whole, so a crash
+``.warc.gz`` when closed or rotated (by size); then ``<name>.cdxj`` is written beside them from
+the index lines made as the records were written (:mod:`pipelines.warc_index`). Each record is its own gzip member, written and flushed whole, so a crash
 leaves at most a partial last member, which :mod:`pipelines.warc_recovery` cuts at the next start.
 Writing is synchronous on the reactor thread: two gzip members and one ``os.write`` per exchange.
 """
@@ -13,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 from datetime import datetime
 from io import BytesIO
 from pathlib import Path
@@ -22,7 +20,7 @@ from typing import TYPE_CHECKING
 from warcio.warcwriter import WARCWriter
 
 from pipelines.rolling import lock_or_none, rolling_name
-from pipelines.warc_index import index_unindexed, write_cdxj
+from pipelines.warc_index import cdxj_line, index_unindexed, write_cdxj, write_lines
 from pipelines.warc_records import WARC_VERSION, exchange_records
 from pipelines.warc_recovery import OPEN_SUFFIX, recover_open_warcs
 
@@ -52,6 +50,9 @@ class WarcFile:
         self.final_name = path.name.removesuffix(OPEN_SUFFIX)
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         self._size = 0
+        #: The index lines of the records written, and whether the file needs cdxj-indexer.
+        self.index_lines: list[str] = []
+        self.needs_reindex = False
         self._buffer = BytesIO()
         self._writer = WARCWriter(self._buffer, gzip=True, warc_version=WARC_VERSION)
         try:
@@ -90,6 +91,15 @@ class WarcFile:
         member = self._gzipped(response_record)
         offset = self._size
         self._append(member + self._gzipped(request_record))
+        fields = {
+            "mime": response_record.http_headers.get_header("Content-Type"),
+            "status": str(response.status),
+            "digest": response_record.rec_headers.get_header("WARC-Payload-Digest"),
+        }
+        pointer = {"file": self.final_name, "offset": offset, "length": len(member)}
+        date = response_record.rec_headers["WARC-Date"]
+        self.index_lines.append(cdxj_line(response.url, date, fields, pointer))
+        self.needs_reindex |= request.method != "GET"  # cdxj-indexer keys these by method, body
         return offset, len(member)
 
     def _gzipped(self, record) -> bytes:
@@ -134,7 +144,6 @@ class WarcWriter:
         self.stats = stats
         self._file: WarcFile | None = None
         self._serial = 0
-        self._indexers: list[threading.Thread] = []
 
     def open(self) -> None:
         """Create the folder; repair and index what a crashed process left in it."""
@@ -152,15 +161,12 @@ class WarcWriter:
         offset, length = warc_file.write_exchange(request, response, sent_at)
         self.stats.inc_value("newscrawl/warc_records")
         if warc_file.size >= self.max_bytes:
-            self._close_file(in_thread=True)
+            self._close_file()
         return {"file": warc_file.final_name, "offset": offset, "length": length}
 
     def close(self) -> None:
-        """Close the current file and index it; wait for indexes still being written."""
-        self._close_file(in_thread=False)
-        for thread in self._indexers:
-            thread.join()
-        self._indexers.clear()
+        """Close the current file and index it."""
+        self._close_file()
 
     def _current_file(self) -> WarcFile:
         while self._file is None:
@@ -172,17 +178,14 @@ class WarcWriter:
                 continue
         return self._file
 
-    def _close_file(self, *, in_thread: bool) -> None:
+    def _close_file(self) -> None:
         if self._file is None:
             return
-        final = self._file.close()
-        self._file = None
+        warc_file, self._file = self._file, None
+        final = warc_file.close()
         self.stats.inc_value("newscrawl/warc_files")
-        logger.info("Closed WARC file %s", final)
-        if not in_thread:
+        if warc_file.needs_reindex:
             write_cdxj(final)
-            return
-        self._indexers = [t for t in self._indexers if t.is_alive()]
-        thread = threading.Thread(target=write_cdxj, args=(final,), name=f"cdxj {final.name}")
-        thread.start()
-        self._indexers.append(thread)
+        else:
+            write_lines(final, warc_file.index_lines)
+        logger.info("Closed WARC file %s", final)

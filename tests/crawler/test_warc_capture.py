@@ -18,8 +18,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from cdxj_indexer import CDXJIndexer
 from warcio.archiveiterator import ArchiveIterator
 
+from pipelines.warc_index import cdxj_path
 from tests.crawler.demo_helpers import jsonl_items, newscrawl, path_of
 from tests.crawler.http_helpers import serve
 
@@ -191,6 +193,10 @@ def test_each_file_has_an_index_line_per_response(crawled: Crawled) -> None:
     assert indexed == sorted(
         (r["path"], r["status"], r["pointer"]["offset"], r["pointer"]["length"]) for r in records
     )
+    for warc in (crawled.out / "warc").glob("*.warc.gz"):  # the lines cdxj-indexer would write
+        reference = crawled.out.parent / f"{warc.name}.reference.cdxj"
+        CDXJIndexer(output=str(reference), inputs=[str(warc)], sort=True).process_all()
+        assert cdxj_path(warc).read_text() == reference.read_text()
 
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from scrapy.exceptions import NotConfigured
+from cdxj_indexer import CDXJIndexer
 from scrapy.http import Request, Response
 from warcio.archiveiterator import ArchiveIterator
 
@@ -152,6 +153,37 @@ def test_index_lists_every_response_with_its_status_and_pointer(tmp_path: Path) 
     assert found == wanted
     keys = [line.split(" ", 1)[0] for line in index.read_text().splitlines()]
     assert keys == sorted(keys)
+
+
+def cdxj_indexer_output(warc: Path, tmp_path: Path) -> str:
+    """What cdxj-indexer writes for ``warc`` (read from the file, as pywb's tooling does)."""
+    out = tmp_path / "reference.cdxj"
+    CDXJIndexer(output=str(out), inputs=[str(warc)], sort=True, post_append=True).process_all()
+    return out.read_text()
+
+
+def test_index_written_with_the_records_is_the_one_cdxj_indexer_reads(tmp_path: Path) -> None:
+    folder = tmp_path / "warc"
+    folder.mkdir()
+    warc, _ = writer(folder)
+    redirect = exchange("cx_bbc-00000.html", status=301, Location="/news/")
+    redirect[1].headers.pop(b"Content-Type")  # no mime: cdxj-indexer leaves the field out
+    pointers = write_all(warc, [*exchanges(), redirect, exchange("cx_163-00002.html", status=404)])
+    warc_path = folder / pointers[0]["file"]
+    assert cdxj_path(warc_path).read_text() == cdxj_indexer_output(warc_path, tmp_path)
+
+
+def test_a_non_get_request_gets_its_index_from_cdxj_indexer(tmp_path: Path) -> None:
+    folder = tmp_path / "warc"
+    folder.mkdir()
+    warc, _ = writer(folder)
+    request, response = exchange("cx_bbc-00000.html")
+    post = request.replace(method="POST", body=b"q=news")
+    pointers = write_all(warc, [(post, response.replace(request=post))])
+    warc_path = folder / pointers[0]["file"]
+    index = cdxj_path(warc_path).read_text()
+    assert index == cdxj_indexer_output(warc_path, tmp_path)
+    assert "__wb_method=post" in index
 
 
 def test_file_is_open_while_written_and_renamed_and_indexed_on_close(tmp_path: Path) -> None:
