@@ -94,7 +94,7 @@ def write_lines(warc: Path, lines: Iterable[str]) -> Path:
 
 
 def write_cdxj(warc: Path) -> Path:
-    """Index the closed WARC file ``warc`` by reading it (cdxj-indexer); returns the index's path."""
+    """Index the closed WARC file ``warc`` by reading it (cdxj-indexer); returns the index path."""
     final = cdxj_path(warc)
     partial = final.with_name(f"{final.name}.{os.getpid()}.partial")
     try:
