@@ -4,7 +4,8 @@ Files are ``<prefix>-<UTC stamp>-<pid>-<serial>.warc.gz.open`` while written and
 ``.warc.gz`` when closed or rotated (by size); then ``<name>.cdxj`` is written beside them from
 the index lines made as the records were written (:mod:`pipelines.warc_index`). Each record is
 its own gzip member, written whole, so a crash leaves at most a partial last member, which
-:mod:`pipelines.warc_recovery` cuts at the next start. Writing is synchronous on the reactor thread: two gzip members and one ``os.write`` per exchange.
+:mod:`pipelines.warc_recovery` cuts at the next start. Writing is synchronous on the reactor
+thread: two gzip members and one ``os.write`` per exchange.
 """
 
 from __future__ import annotations
