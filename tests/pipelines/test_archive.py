@@ -20,10 +20,12 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from cdxj_indexer import CDXJIndexer
 from scrapy.http import Request, Response
+from scrapy.settings import Settings
 from warcio.archiveiterator import ArchiveIterator
 
+from pipelines import CAPTURE_MIDDLEWARES
 from pipelines.archive import WarcArchivePipeline
-from pipelines.warc_capture import WarcCaptureMiddleware
+from pipelines.warc_capture import CAPTURE_ORDER, WarcCaptureMiddleware
 from pipelines.warc_index import cdxj_path
 from pipelines.warc_writer import WarcWriter
 from tests.pipelines.helpers import FIXTURE_PAGES, PAGES, make_crawler, page_item, run_pipeline
@@ -268,3 +270,9 @@ def test_disabled_by_setting(component: type) -> None:
     crawler = make_crawler({"NEWSCRAWL_WARC_ENABLED": False})
     with pytest.raises(NotConfigured):
         component.from_crawler(crawler)
+
+
+def test_capture_sits_above_every_built_in_downloader_middleware() -> None:
+    path = f"{WarcCaptureMiddleware.__module__}.{WarcCaptureMiddleware.__name__}"
+    assert CAPTURE_MIDDLEWARES == {path: CAPTURE_ORDER}
+    assert CAPTURE_ORDER > max(Settings().getdict("DOWNLOADER_MIDDLEWARES_BASE").values())
