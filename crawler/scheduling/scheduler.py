@@ -30,6 +30,7 @@ import logging
 from typing import Any
 
 from scrapy import Request
+from scrapy.utils.misc import load_object
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
@@ -81,7 +82,14 @@ class SharedQueueScheduler(Scheduler):
         return instance
 
     def open(self, spider: Any) -> None:
-        super().open(spider)
+        # scrapy-redis's open() without its flush-on-start and its deprecated Spider.log() call
+        self.spider = spider
+        self.queue = load_object(self.queue_cls)(
+            server=self.server, spider=spider, key=self.queue_key % {"spider": spider.name},
+            serializer=self.serializer,
+        )  # fmt: skip
+        if not self.df:
+            self.df = load_object(self.dupefilter_cls).from_spider(spider)
         self.link = redis_link(self.crawler)
         self.leases = LeaseQueue(self.link.client, LeaseKeys(self.queue.key, self.df.key))
         self.link.register("push", self._push)
@@ -89,6 +97,8 @@ class SharedQueueScheduler(Scheduler):
         self.tracker = lease_tracker(self.crawler)
         self.tracker.on_done = self._on_done
         self.link.start()
+        queued, leased = self.link.query(lambda _c: self.leases.sizes(), (0, 0))
+        logger.info("shared queue %s: %d requests queued, %d leased", self.queue.key, queued, leased)
         self._loops = [task.LoopingCall(self._renew), task.LoopingCall(self._reap)]
         self._loops[0].start(self.lease_s / 3, now=False)
         self._loops[1].start(self.reap_interval, now=True)
