@@ -48,8 +48,9 @@ __all__ = ["DEFAULT_LEASE_S", "DEFAULT_REAP_INTERVAL_S", "SharedQueueScheduler"]
 #: dead worker's requests out of the queue at most 35 s (the target is 60 s).
 DEFAULT_LEASE_S = 30.0
 DEFAULT_REAP_INTERVAL_S = 5.0
-#: After Redis comes back, reaping waits this long, so that every worker has reconnected (probe
-#: back-off at most PROBE_MAX_S) and renewed or acknowledged the leases it held through the outage.
+#: After Redis comes back, reaping waits a renewal period plus this long, so that every worker has
+#: reconnected (probe back-off at most PROBE_MAX_S) and renewed or acknowledged the leases it held
+#: through the outage (they may have expired meanwhile).
 REAP_GRACE_S = 2 * PROBE_MAX_S
 
 
@@ -180,7 +181,7 @@ class SharedQueueScheduler(Scheduler):
             self._count("renew_missed", len(members) - renewed)
 
     def _reap(self) -> None:
-        if not self.link.up or self.link.up_for() < REAP_GRACE_S:
+        if not self.link.up or self.link.up_for() < self.lease_s / 3 + REAP_GRACE_S:
             return
         reaped = self.link.query(lambda _c: self.leases.reap(), 0)
         if reaped:

@@ -83,7 +83,10 @@ class SlowSite:
                 self.send_header("Content-Type", "text/html")
                 self.send_header("Content-Length", str(len(body or b"")))
                 self.end_headers()
-                self.wfile.write(body or b"")
+                try:
+                    self.wfile.write(body or b"")
+                except OSError:  # the worker was killed mid-response
+                    pass
 
             def log_message(self, *args: object) -> None:
                 pass
