@@ -44,7 +44,7 @@ SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 # into the same --out resumes (crawler/scheduling/resume.py); NEWSCRAWL_FRESH (--fresh) starts over.
 SCHEDULER = "crawler.scheduling.resume.ResumableScheduler"
 NEWSCRAWL_FRESH = False
-# Tells the scheduler when a request it handed out is done (acknowledged; crawler/scheduling/tracker.py).
+# Tells the scheduler when a request it handed out is done (crawler/scheduling/tracker.py).
 SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 DOWNLOADER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 
@@ -76,8 +76,8 @@ NEWSCRAWL_IDLE_TIMEOUT = 0.0
 # in the queue every NEWSCRAWL_LEASE_REAP_INTERVAL seconds.
 NEWSCRAWL_LEASE_SECONDS = 30.0
 NEWSCRAWL_LEASE_REAP_INTERVAL = 5.0
-# Redis outages (crawler/scheduling/link.py): writes held in memory (at most NEWSCRAWL_REDIS_HOLD_MAX)
-# and replayed when Redis is back; a worker stops (exit code 3) once Redis has been away longer than
+# Redis outages (crawler/scheduling/link.py): writes held in memory (at most
+# NEWSCRAWL_REDIS_HOLD_MAX) and replayed when Redis is back; a worker stops (exit code 3) once Redis has been away longer than
 # NEWSCRAWL_REDIS_MAX_OUTAGE seconds, saving what it holds to <out>/held-redis.journal.
 NEWSCRAWL_REDIS_MAX_OUTAGE = 300.0
 NEWSCRAWL_REDIS_HOLD_MAX = 100_000

@@ -117,7 +117,9 @@ def reliability_lines(summary: dict) -> list[str]:
 
     >>> reliability_lines({"leases": {"taken": 9, "acked": 8, "reaped": 2},
     ...                    "redis": {"outages": 1, "outage_seconds": 5.2, "held/push": 4}})
-    ['leases:          taken 9, acked 8, reaped 2', 'redis:           outages 1, outage_seconds 5.2, held/push 4']
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['leases:          taken 9, acked 8, reaped 2',
+     'redis:           outages 1, outage_seconds 5.2, held/push 4']
     """
     lines = []
     for name, label in (("leases", "leases"), ("redis", "redis"), ("resume", "resumed"),

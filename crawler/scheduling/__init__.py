@@ -42,4 +42,5 @@ def lease_keys(settings: BaseSettings, spider_name: str) -> LeaseKeys:
 
     name = {"spider": spider_name}
     queue = settings.get("SCHEDULER_QUEUE_KEY") or QUEUE_KEY
-    return LeaseKeys(queue % name, (settings.get("SCHEDULER_DUPEFILTER_KEY") or DUPEFILTER_KEY) % name)
+    dupefilter = settings.get("SCHEDULER_DUPEFILTER_KEY") or DUPEFILTER_KEY
+    return LeaseKeys(queue % name, dupefilter % name)

@@ -1,8 +1,8 @@
 """RedisLink: one worker's connection to the crawl's Redis, which holds writes while Redis is away.
 
 The scheduler (requests found, leases acknowledged) and the stream sink (items) write to Redis
-through :meth:`RedisLink.send`. While Redis answers, a write runs at once. When a write or read fails
-to connect, the link is *down*: every write is held, in order, in memory (at most
+through :meth:`RedisLink.send`. While Redis answers, a write runs at once. When a write or read
+fails to connect, the link is *down*: every write is held, in order, in memory (at most
 ``NEWSCRAWL_REDIS_HOLD_MAX``; past that a write is dropped and counted), reads answer their
 default (no request to lease, nothing to renew), and a probe (PING in a thread, so the reactor never
 waits on a dead host) runs with doubling back-off up to ``PROBE_MAX_S``. When Redis answers again
@@ -17,7 +17,8 @@ unacknowledged leases expire in Redis and other workers fetch those requests aga
 
 Logging is rate-limited: one line when Redis goes away, one every ``LOG_EVERY_S`` while it is away,
 one when it is back. Stats under ``newscrawl/redis/``: ``outages``, ``outage_seconds``,
-``held/<kind>``, ``replayed/<kind>``, ``dropped/<kind>``, ``failed/<kind>`` (refused by Redis), ``spilled``, ``unspilled``.
+``held/<kind>``, ``replayed/<kind>``, ``dropped/<kind>``, ``failed/<kind>`` (refused by Redis),
+``spilled``, ``unspilled``.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ class RedisLink:
         self.client.close()
 
     def send(self, kind: str, data: dict[str, Any]) -> Any:
-        """Run the write ``kind`` now (its result), or hold it (:data:`HELD`) while Redis is away."""
+        """Run the write ``kind`` now (its result); hold it (:data:`HELD`) while Redis is away."""
         if self.held or not self.up:
             return self._hold(kind, data)
         try:

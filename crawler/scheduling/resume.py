@@ -3,8 +3,8 @@
 Scrapy's own scheduler (memory queue, fingerprint dupefilter) plus a journal,
 ``<out>/frontier.journal``: one line per request queued (``{"q": n, "fp": ..., "r": <request as
 JSON>}``, through the shared queue's JSON serializer, never pickle) and one per request done
-(``{"d": n}``; "done" as :mod:`crawler.scheduling.tracker` decides it: its page archived and its item
-written or skipped, or its download failed, or a redirect/retry of it queued). Each line is one
+(``{"d": n}``; "done" as :mod:`crawler.scheduling.tracker` decides it: its page archived and its
+item written or skipped, or its download failed, or a redirect/retry of it queued). Each line is one
 ``write`` on an ``O_APPEND`` descriptor, so a killed process leaves at most a partial last line, cut
 off on the next start.
 

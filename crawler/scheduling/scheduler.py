@@ -99,7 +99,9 @@ class SharedQueueScheduler(Scheduler):
         self.tracker.on_done = self._on_done
         self.link.start()
         queued, leased = self.link.query(lambda _c: self.leases.sizes(), (0, 0))
-        logger.info("shared queue %s: %d requests queued, %d leased", self.queue.key, queued, leased)
+        logger.info(
+            "shared queue %s: %d requests queued, %d leased", self.queue.key, queued, leased
+        )
         self._loops = [task.LoopingCall(self._renew), task.LoopingCall(self._reap)]
         self._loops[0].start(self.lease_s / 3, now=False)
         self._loops[1].start(self.reap_interval, now=True)

@@ -1,4 +1,5 @@
-"""LeaseQueue against a real Redis server: a request taken is leased, expires, returns; ack ends it."""
+"""LeaseQueue against a real Redis server: a request taken is leased, expires and returns; an ack
+ends it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Embedded resume: a crawl stopped early and run again into the same --out fetches each page once."""
+"""Embedded resume: a crawl stopped early, run again into the same --out, fetches each page once."""
 
 from __future__ import annotations
 

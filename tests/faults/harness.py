@@ -2,8 +2,9 @@
 and the counts read back from the WARCs, the JSONL files and the stream.
 
 The site: ``/`` lists ``SECTIONS`` section pages ``/s/NN/``, each listing ``ARTICLES_PER_SECTION``
-article pages ``/a/<dataset>-<file>.html`` whose bytes are real pages of the ``cx_bbc`` and ``cx_163``
-sets in ``~/.cache/newsdata`` (or ``$NEWSCRAWL_DATA``); every response waits ``delay_s`` first. Crawled
+article pages ``/a/<dataset>-<file>.html`` whose bytes are real pages of the ``cx_bbc`` and
+``cx_163`` sets in ``~/.cache/newsdata`` (or ``$NEWSCRAWL_DATA``); every response waits ``delay_s``
+first. Crawled
 with ``--depth 2``, so the pages' own links (relative links of bbc.com...) are not followed: the
 expected fetches are exactly the site's pages, and an article is reachable only through its section.
 """

@@ -3,7 +3,8 @@
 Run with ``pytest -m faults`` (deselected by default; each test takes 1–4 minutes). Each test crawls
 the slow site of :mod:`tests.faults.harness` (a few hundred real pages, 350 ms per response) and
 counts, from the WARCs, the JSONL files and the stream: pages never fetched, pages fetched twice,
-items written twice. Set ``NEWSCRAWL_FAULTS_REPORT=FILE`` to collect each run's figures as JSON lines.
+items written twice. Set ``NEWSCRAWL_FAULTS_REPORT=FILE`` to collect each run's figures as JSON
+lines.
 
 Targets (issue 10): ``kill -9`` of a worker loses no request and adds no stream entry twice, and
 its requests are back in work within 60 s; a 5 s Redis restart (AOF) and a 60 s outage lose no

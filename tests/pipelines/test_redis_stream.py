@@ -128,7 +128,8 @@ def test_items_held_while_down_are_replayed_in_order(redis_server_factory, key: 
         ids = [json.loads(f[b"item"])["id"] for _, f in client.xrange(key)]
     finally:
         client.close()
-    assert ids == ["during", "after"]  # the test server keeps nothing on disk: "before" died with it
+    # the test server keeps nothing on disk: "before" died with it
+    assert ids == ["during", "after"]
     assert crawler.stats.get_value("newscrawl/items_streamed") == 3
     assert crawler.stats.get_value("newscrawl/redis/replayed/xadd") == 2
 
