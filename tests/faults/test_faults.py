@@ -85,13 +85,16 @@ class Crawl:
         )  # fmt: skip
         assert seeded.returncode == 0, seeded.stderr
 
-    def start_worker(self) -> None:
+    def start_worker(self, *extra: str, out: Path | None = None) -> None:
+        """A worker on a new output folder, or on ``out`` (a restart)."""
         n = len(self.procs)
-        out, log = self.tmp_path / f"worker{n}", self.tmp_path / f"worker{n}.log"
+        log = self.tmp_path / f"worker{n}.log"
+        if out is None:
+            out = self.tmp_path / f"worker{n}"
+            self.outs.append(out)
         args = ["worker", "--redis", self.redis.url, "--out", str(out),
-                "--idle-timeout", str(IDLE_TIMEOUT_S), *CRAWL_OPTIONS]  # fmt: skip
+                "--idle-timeout", str(IDLE_TIMEOUT_S), *CRAWL_OPTIONS, *extra]  # fmt: skip
         self.procs.append(start_cli(args, log))
-        self.outs.append(out)
         self.logs.append(log)
 
     def logs_text(self) -> str:
@@ -107,14 +110,18 @@ class Crawl:
 
 
 def _distributed(
-    tmp_path: Path, site: SlowSite, fault: str, inject: Callable[[Crawl], float | None]
+    tmp_path: Path,
+    site: SlowSite,
+    fault: str,
+    inject: Callable[[Crawl], float | None],
+    *worker_options: str,
 ) -> Any:
     crawl = Crawl(tmp_path, site)
     started = time.monotonic()
     try:
         crawl.seed()
-        crawl.start_worker()
-        crawl.start_worker()
+        crawl.start_worker(*worker_options)
+        crawl.start_worker(*worker_options)
         threshold = int(len(site.pages) * FAULT_AT)
         assert wait_for(lambda: _xlen(crawl.client) >= threshold, 300), crawl.logs_text()
         resume_s = inject(crawl)
@@ -177,6 +184,36 @@ def test_redis_down_60_s_loses_nothing(tmp_path: Path, site: SlowSite) -> None:
     _assert_nothing_lost(figures, crawl)
     assert figures.exit_codes == [0, 0]
     assert max(figures.log_lines) < 200  # the outage is logged, not once per retry
+
+
+#: Redis away longer than this stops the workers in the test below (the default is 300 s).
+SHORT_MAX_OUTAGE_S = 20
+
+
+def _outage_past_the_limit(crawl: Crawl) -> None:
+    """Redis away 60 s: the workers stop (exit 3) after SHORT_MAX_OUTAGE_S, saving what they hold;
+    Redis comes back, and workers restarted on the same output folders finish the crawl."""
+    killed = time.monotonic()
+    crawl.redis.kill()
+    stopped = wait_all(crawl.procs[:2], 120)
+    assert stopped == [3, 3], crawl.logs_text()
+    assert all((out / "held-redis.journal").exists() for out in crawl.outs), crawl.logs_text()
+    time.sleep(max(0.0, 60 - (time.monotonic() - killed)))
+    crawl.redis.start()
+    for out in list(crawl.outs):
+        crawl.start_worker(out=out)
+
+
+def test_redis_down_60_s_past_the_max_outage_workers_stop_and_a_restart_finishes(
+    tmp_path: Path, site: SlowSite
+) -> None:
+    figures, crawl = _distributed(
+        tmp_path, site, "redis_down_60s_stop_restart", _outage_past_the_limit,
+        "-s", f"NEWSCRAWL_REDIS_MAX_OUTAGE={SHORT_MAX_OUTAGE_S}",
+    )  # fmt: skip
+    _assert_nothing_lost(figures, crawl)
+    assert figures.exit_codes == [3, 3, 0, 0]
+    assert not any((out / "held-redis.journal").exists() for out in crawl.outs)
 
 
 def test_embedded_kill_9_and_rerun_resumes(tmp_path: Path, site: SlowSite) -> None:
