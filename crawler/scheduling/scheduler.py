@@ -97,7 +97,8 @@ class SharedQueueScheduler(Scheduler):
         self.link.register("ack", lambda _client, data: self.leases.ack(data["members"]))
         self.tracker = lease_tracker(self.crawler)
         self.tracker.on_done = self._on_done
-        self.link.start()
+        # the link starts replaying held writes at spider_opened, once every pipeline (the stream
+        # sink's "xadd") has registered its writes (redis_link connects it)
         queued, leased = self.link.query(lambda _c: self.leases.sizes(), (0, 0))
         logger.info(
             "shared queue %s: %d requests queued, %d leased", self.queue.key, queued, leased
