@@ -40,6 +40,13 @@ LOG_FORMATTER = "crawler.logformatter.NewsLogFormatter"
 # Breadth-first: list pages near the seeds before the articles behind them.
 DEPTH_PRIORITY = 1
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
+# Embedded mode: Scrapy's scheduler + a kill-safe frontier journal in the output folder, so a rerun
+# into the same --out resumes (crawler/scheduling/resume.py); NEWSCRAWL_FRESH (--fresh) starts over.
+SCHEDULER = "crawler.scheduling.resume.ResumableScheduler"
+NEWSCRAWL_FRESH = False
+# Tells the scheduler when a request it handed out is done (crawler/scheduling/tracker.py).
+SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
+DOWNLOADER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 
 # Pages larger than this are skipped (newscrawl/skipped/too_large); also the download size cap.
 NEWSCRAWL_MAX_PAGE_BYTES = 10_000_000
@@ -67,6 +74,16 @@ NEWSCRAWL_REDIS_URL = None
 NEWSCRAWL_SEEDS_KEY = "newscrawl:seeds"
 # A worker closes after the shared queue has been empty this many seconds; 0 = wait forever.
 NEWSCRAWL_IDLE_TIMEOUT = 0.0
+# Leased requests (crawler/scheduling/scheduler.py): a request taken from the shared queue is leased
+# this long, renewed every third of it while its worker lives; every worker puts expired leases back
+# in the queue every NEWSCRAWL_LEASE_REAP_INTERVAL seconds.
+NEWSCRAWL_LEASE_SECONDS = 30.0
+NEWSCRAWL_LEASE_REAP_INTERVAL = 5.0
+# Redis outages (crawler/scheduling/link.py): writes held in memory (at most
+# NEWSCRAWL_REDIS_HOLD_MAX) and replayed when Redis is back; a worker stops (exit code 3) once Redis has been away longer than
+# NEWSCRAWL_REDIS_MAX_OUTAGE seconds, saving what it holds to <out>/held-redis.journal.
+NEWSCRAWL_REDIS_MAX_OUTAGE = 300.0
+NEWSCRAWL_REDIS_HOLD_MAX = 100_000
 
 # PSNT wrappers of list pages (pipelines/wrappers.py, pipelines/lists.py): on by default; stored as
 # JSON files in NEWSCRAWL_WRAPPER_DIR (default: <NEWSCRAWL_JSONL_DIR>/wrappers), or in the Redis hash

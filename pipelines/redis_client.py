@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -13,7 +14,9 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 __all__ = [
+    "PASSWORD_ENV",
     "RedisUnavailable",
+    "password_kwargs",
     "redacted_url",
     "redis_from_settings",
     "redis_from_url",
@@ -29,6 +32,10 @@ CLIENT_RETRIES = 3
 CLIENT_BACKOFF_BASE_S = 0.05
 CLIENT_BACKOFF_CAP_S = 1.0
 
+
+#: Environment variable holding the Redis password when the URL has none (``--redis-password-file``
+#: sets it in the process from a file), so the password never shows in ``ps`` or in logged settings.
+PASSWORD_ENV = "NEWSCRAWL_REDIS_PASSWORD"
 
 #: Seconds a shared store (siblings, wrappers) waits for Redis before the page goes on without it.
 STORE_TIMEOUT_S = 2.0
@@ -57,6 +64,21 @@ def redacted_url(url: str) -> str:
         return "<unparseable URL>"
 
 
+def password_kwargs(url: str) -> dict[str, str]:
+    """``{"password": ...}`` from ``$NEWSCRAWL_REDIS_PASSWORD`` when ``url`` carries none, else {}.
+
+    >>> import os; os.environ.pop(PASSWORD_ENV, None) and None
+    >>> password_kwargs("redis://db:6379/0")
+    {}
+    """
+    password = os.environ.get(PASSWORD_ENV)
+    try:
+        has_own = urlsplit(url).password is not None
+    except ValueError:
+        has_own = False
+    return {"password": password} if password and not has_own else {}
+
+
 def redis_from_url(url: str, **kwargs: Any) -> redis.Redis:
     """A :class:`redis.Redis` client for ``url`` that has just answered PING.
 
@@ -64,6 +86,7 @@ def redis_from_url(url: str, **kwargs: Any) -> redis.Redis:
     naming the URL (password hidden) and the cause, e.g.
     ``cannot reach Redis at redis://127.0.0.1:6379/0: Connection refused``.
     """
+    kwargs = {**password_kwargs(url), **kwargs}
     kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT_S)
     kwargs.setdefault("socket_timeout", SOCKET_TIMEOUT_S)
     if "retry" not in kwargs:
@@ -105,4 +128,5 @@ def store_client(url: str) -> redis.Redis:
     an outage costs a page ``STORE_TIMEOUT_S`` at most; the caller counts the error and goes on.
     Not PINGed: the crawl's start-up check has already reached the same server."""
     return redis.Redis.from_url(url, socket_connect_timeout=STORE_TIMEOUT_S,
-                                socket_timeout=STORE_TIMEOUT_S, retry=Retry(NoBackoff(), 0))
+                                socket_timeout=STORE_TIMEOUT_S, retry=Retry(NoBackoff(), 0),
+                                **password_kwargs(url))

@@ -1,26 +1,36 @@
-"""RedisStreamPipeline: every item appended to a capped Redis Stream as JSON.
+"""RedisStreamPipeline: every item appended once to a capped Redis Stream as JSON.
 
-``XADD <NEWSCRAWL_STREAM_KEY> MAXLEN ~ <NEWSCRAWL_STREAM_MAXLEN> * item <json>``, run in a worker
-thread (redis-py is blocking). When Redis goes away mid-crawl the command is retried with
-doubling back-off; then the stream is marked down, the item is counted under
-``newscrawl/errors/redis_stream`` and passed on (it is still in the WARC and JSONL files),
-and while down each later item gets a single probe at most every ``NEWSCRAWL_STREAM_COOLDOWN``
-seconds so that an outage does not slow the crawl.
+``XADD <NEWSCRAWL_STREAM_KEY> MAXLEN ~ <NEWSCRAWL_STREAM_MAXLEN> * item <json>``, in one Lua script
+with a check against the hash ``<NEWSCRAWL_STREAM_KEY>:seen`` (item ``id`` → content hash): an
+item whose id was already streamed with the same content is not added again. A page fetched twice
+(its worker died before acknowledging it, or its lease expired during an outage) thus gives one
+stream entry; a page whose extracted content changed gives a second one. The content hash covers
+the item without its per-fetch fields: ``fetched_at``, ``warc`` and ``extraction`` (how it was
+extracted: timings, the sibling used, the list wrapper with its match count and the pages it was
+induced from, which differ between two fetches of one unchanged page; a change of method shows in
+the body, title or records anyway). The hash holds one field per item id (about 100 bytes each).
+
+Writes go through the crawl's :class:`~crawler.scheduling.link.RedisLink`: while Redis is away items
+are held in memory (bounded) and replayed in order when it is back, or saved under the output
+folder when the worker stops (see that module). Items always reach the JSONL files too. Stats:
+``newscrawl/items_streamed``, ``newscrawl/stream_duplicates`` (not added again),
+``newscrawl/redis/held/xadd`` and ``newscrawl/redis/replayed/xadd``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
+from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.asyncio import run_in_thread, sleep
+from scrapy.utils.asyncio import run_in_thread
 
-from pipelines.redis_client import redacted_url, redis_from_url
+from crawler.scheduling.link import HELD, RedisLink, redis_link
+from pipelines.redis_client import RedisUnavailable, redacted_url
 from pipelines.serialize import item_to_json
 
 if TYPE_CHECKING:
@@ -28,36 +38,50 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
-__all__ = ["RedisStreamPipeline"]
+__all__ = ["RedisStreamPipeline", "content_hash"]
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_KEY = "newscrawl:items"
 DEFAULT_MAXLEN = 100_000
-DEFAULT_RETRIES = 3  # after the first attempt: 4 tries, 0.2 + 0.4 + 0.8 s of back-off
-DEFAULT_BACKOFF_S = 0.2
-DEFAULT_COOLDOWN_S = 10.0
-_UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
+#: Item fields that differ from one fetch of a page to the next without its content changing (a
+#: kill -9 fault run streamed a list page twice whose only difference was its wrapper's match count).
+PER_FETCH_FIELDS = ("fetched_at", "warc", "extraction")
+
+_XADD_ONCE = """
+if ARGV[1] ~= '' then
+  if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then return 0 end
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+end
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'item', ARGV[3])
+return 1
+"""
+
+
+def content_hash(item: dict[str, Any]) -> str:
+    """SHA-1 of the item without its per-fetch fields.
+
+    >>> a = {"id": "1", "body": "text", "fetched_at": "t1", "extraction": {"wrapper": {"matched": 1}}}
+    >>> b = {"id": "1", "body": "text", "fetched_at": "t2", "extraction": {"wrapper": {"matched": 3}}}
+    >>> content_hash(a) == content_hash(b), content_hash(a) == content_hash({**a, "body": "new"})
+    (True, False)
+    """
+    stable = {k: v for k, v in item.items() if k not in PER_FETCH_FIELDS}
+    text = json.dumps(stable, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
 class RedisStreamPipeline:
-    """XADD each item (as JSON in field ``item``) to a length-capped stream; never drops items."""
+    """XADD each item once (as JSON in field ``item``) to a length-capped stream."""
 
     def __init__(
-        self,
-        crawler: Crawler,
-        url: str,
-        key: str = DEFAULT_KEY,
-        maxlen: int = DEFAULT_MAXLEN,
-        retries: int = DEFAULT_RETRIES,
-        backoff_s: float = DEFAULT_BACKOFF_S,
-        cooldown_s: float = DEFAULT_COOLDOWN_S,
+        self, crawler: Crawler, url: str, key: str = DEFAULT_KEY, maxlen: int = DEFAULT_MAXLEN
     ) -> None:
         self.crawler = crawler
         self.url, self.key, self.maxlen = url, key, maxlen
-        self.retries, self.backoff_s, self.cooldown_s = max(0, retries), backoff_s, cooldown_s
-        self._client: redis.Redis | None = None
-        self._down_until: float | None = None  # monotonic time of the next probe while down
+        self.seen_key = f"{key}:seen"
+        self.link: RedisLink | None = None
+        self._script: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -70,89 +94,50 @@ class RedisStreamPipeline:
             str(url),
             s.get("NEWSCRAWL_STREAM_KEY") or DEFAULT_KEY,
             s.getint("NEWSCRAWL_STREAM_MAXLEN", DEFAULT_MAXLEN),
-            s.getint("NEWSCRAWL_STREAM_RETRIES", DEFAULT_RETRIES),
-            s.getfloat("NEWSCRAWL_STREAM_RETRY_BACKOFF", DEFAULT_BACKOFF_S),
-            s.getfloat("NEWSCRAWL_STREAM_COOLDOWN", DEFAULT_COOLDOWN_S),
         )
 
     async def open_spider(self) -> None:
-        # No client-level retries: process_item retries with its own back-off.
-        self._client = await run_in_thread(redis_from_url, self.url, retry=Retry(NoBackoff(), 0))
+        self.link = redis_link(self.crawler)
+        self._script = self.link.client.register_script(_XADD_ONCE)
+        self.link.register("xadd", self._xadd)
+        try:
+            await run_in_thread(self.link.client.ping)
+        except redis.RedisError as exc:
+            shown = redacted_url(self.url)
+            raise RedisUnavailable(f"cannot reach Redis at {shown}: {_cause(exc)}") from exc
+        self.link.start()
         logger.info(
-            "Streaming items to %s key %r (MAXLEN ~%d)",
-            redacted_url(self.url),
-            self.key,
+            "Streaming items to %s key %r (MAXLEN ~%d)", redacted_url(self.url), self.key,
             self.maxlen,
-        )
+        )  # fmt: skip
 
     async def process_item(self, item: Any) -> Any:
-        payload = item_to_json(item)
-        down = self._down_until is not None
-        if down and time.monotonic() < self._down_until:
-            self._lost(item, "stream down")
-            return item
-        attempts = 1 if down else self.retries + 1  # while down: one probe, no retries
-        try:
-            error = await self._xadd_with_retries(payload, attempts)
-        except redis.RedisError as exc:  # e.g. WRONGTYPE: retrying cannot help
-            logger.error("XADD to %r failed for %s: %s", self.key, _url(item), exc)
-            self._lost(item, str(exc))
-            return item
-        if error is not None:
-            self._mark_down(error, attempts)
-            self._lost(item, str(error))
-            return item
-        self._mark_up()
-        self.crawler.stats.inc_value("newscrawl/items_streamed")
+        assert self.link is not None, "RedisStreamPipeline used before open_spider()"
+        data = ItemAdapter(item).asdict()
+        entry = {
+            "id": str(data.get("id") or ""),
+            "hash": content_hash(data),
+            "payload": item_to_json(item),
+        }
+        if self.link.send("xadd", entry) is HELD:
+            logger.debug("Item %s held until Redis is back", data.get("url", "?"))
         return item
 
-    async def _xadd_with_retries(self, payload: str, attempts: int) -> redis.RedisError | None:
-        """XADD in a worker thread; the last connection error if every attempt failed."""
-        error: redis.RedisError | None = None
-        for attempt in range(attempts):
-            if attempt:
-                await sleep(self.backoff_s * 2 ** (attempt - 1))
-            try:
-                await run_in_thread(self._xadd, payload)
-            except _UNREACHABLE as exc:
-                error = exc
-            else:
-                return None
-        return error
-
     def close_spider(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+        if self.link is not None:
+            self.link.flush()
 
-    def _xadd(self, payload: str) -> None:
-        assert self._client is not None, "RedisStreamPipeline used before open_spider()"
-        self._client.xadd(self.key, {"item": payload}, maxlen=self.maxlen, approximate=True)
-
-    def _lost(self, item: Any, why: str) -> None:
-        self.crawler.stats.inc_value("newscrawl/errors/redis_stream")
-        logger.debug("Item %s not streamed (%s); it is kept in the files", _url(item), why)
-
-    def _mark_down(self, error: redis.RedisError, attempts: int) -> None:
-        if self._down_until is None:
-            logger.error(
-                "Redis stream %r at %s unreachable after %d attempts (%s); items go on to the"
-                " files only, retrying every %.1f s",
-                self.key,
-                redacted_url(self.url),
-                attempts,
-                error,
-                self.cooldown_s,
-            )
-        self._down_until = time.monotonic() + self.cooldown_s
-
-    def _mark_up(self) -> None:
-        if self._down_until is not None:
-            logger.warning(
-                "Redis stream %r at %s is reachable again", self.key, redacted_url(self.url)
-            )
-            self._down_until = None
+    def _xadd(self, _client: redis.Redis, entry: dict[str, Any]) -> bool:
+        args = [entry["id"], entry["hash"], entry["payload"], self.maxlen]
+        added = bool(self._script(keys=[self.key, self.seen_key], args=args))
+        self.crawler.stats.inc_value(
+            "newscrawl/items_streamed" if added else "newscrawl/stream_duplicates"
+        )
+        return added
 
 
-def _url(item: Any) -> str:
-    return item.get("url", "?") if isinstance(item, dict) else "?"
+def _cause(exc: BaseException) -> str:
+    inner = exc.__cause__ or exc.__context__
+    if isinstance(inner, OSError) and inner.strerror:
+        return inner.strerror
+    return str(exc) or type(exc).__name__

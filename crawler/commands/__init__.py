@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 import redis
 
-from pipelines.redis_client import RedisUnavailable, redis_from_url
+from pipelines.redis_client import PASSWORD_ENV, RedisUnavailable, redis_from_url
 
 __all__ = [
     "RedisStartupError",
     "add_common_crawl_options",
+    "add_redis_password_option",
     "collect_seeds",
     "connect_redis",
     "positive_int",
@@ -88,8 +90,28 @@ class RedisStartupError(SystemExit):
     """Exit with code 2 after printing why Redis cannot be used."""
 
 
-def connect_redis(url: str) -> redis.Redis:
-    """A Redis client that answered PING, or print the reason and exit with code 2."""
+def add_redis_password_option(parser: argparse.ArgumentParser) -> None:
+    """--redis-password-file FILE (the password otherwise comes from the URL or the environment)."""
+    parser.add_argument(
+        "--redis-password-file",
+        metavar="FILE",
+        help=f"read the Redis password from FILE (first line) instead of the URL, which shows in "
+        f"`ps`; or set ${PASSWORD_ENV}",
+    )
+
+
+def connect_redis(url: str, password_file: str | None = None) -> redis.Redis:
+    """A Redis client that answered PING, or print the reason and exit with code 2.
+
+    ``password_file``: its first line becomes ``$NEWSCRAWL_REDIS_PASSWORD`` for this process, which
+    every Redis client of the crawl reads when the URL has no password."""
+    if password_file:
+        try:
+            lines = Path(password_file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"newscrawl: error: cannot read --redis-password-file: {error}", file=sys.stderr)
+            raise RedisStartupError(2) from error
+        os.environ[PASSWORD_ENV] = lines[0].strip() if lines else ""
     try:
         return redis_from_url(url)
     except RedisUnavailable as error:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from crawler.commands import (
     add_common_crawl_options,
+    add_redis_password_option,
     collect_seeds,
     connect_redis,
     setting_overrides,
@@ -27,7 +29,14 @@ distributed: the request queue and dupefilter live in Redis (JSON, never pickle)
 appended to a Redis Stream, wrappers are shared in the Redis hash newscrawl:wrappers, and any number
 of `newscrawl worker --redis URL` processes can join; this process closes once the shared queue has
 been empty for --idle-timeout seconds. Turn wrappers off with
--s NEWSCRAWL_WRAPPERS_ENABLED=False."""
+-s NEWSCRAWL_WRAPPERS_ENABLED=False.
+
+Without --redis a crawl into a DIR that holds an earlier crawl's frontier (DIR/frontier.journal,
+kept even after kill -9) resumes it: pages already fetched are not fetched again, the rest are;
+--fresh starts over. Exit code 3: Redis was away longer than NEWSCRAWL_REDIS_MAX_OUTAGE."""
+
+#: Exit code of a crawl or worker stopped because Redis was away too long.
+EXIT_REDIS_OUTAGE = 3
 
 
 def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +69,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="with --redis: stop once the shared queue has been empty S seconds "
         "(default: %(default)s)",
     )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start over: forget the frontier of an earlier crawl into the same --out "
+        "(embedded mode; by default such a crawl resumes)",
+    )
+    add_redis_password_option(parser)
     add_crawl_policy_options(parser)
     add_common_crawl_options(parser)
     parser.set_defaults(run=run)
@@ -91,6 +107,14 @@ def run_and_report(overrides: dict, args: argparse.Namespace, seeds: list[str]) 
         f"items: {args.out}/   WARC + CDXJ: {Path(args.out) / 'warc'}/   "
         f"summary: {Path(args.out) / 'summary.json'}"
     )
+    if summary.get("finish_reason") == "redis_outage":
+        print(
+            "newscrawl: error: Redis was away longer than NEWSCRAWL_REDIS_MAX_OUTAGE; this worker "
+            f"stopped and saved what it held in {args.out} (a worker started with the same --out "
+            "replays it)",
+            file=sys.stderr,
+        )
+        return EXIT_REDIS_OUTAGE
     return 0
 
 
@@ -99,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
     if seeds is None:
         return 2
     overrides = crawl_overrides(args)
+    overrides["NEWSCRAWL_FRESH"] = args.fresh
     if args.redis:
-        connect_redis(args.redis).close()
+        connect_redis(args.redis, args.redis_password_file).close()
         overrides.update(distributed_settings(args.redis, args.idle_timeout))
     return run_and_report(overrides, args, seeds)

@@ -51,6 +51,7 @@ def crawl_settings(out: Path, depth_limit: int, args: argparse.Namespace) -> dic
         "DEPTH_LIMIT": depth_limit if args.depth is None else args.depth,
         "CLOSESPIDER_PAGECOUNT": args.max_pages,
         "NEWSCRAWL_PROGRESS_INTERVAL": args.progress_interval,
+        "NEWSCRAWL_FRESH": True,  # the demo always crawls its site from the start
     }
 
 

@@ -6,7 +6,7 @@ import argparse
 
 import redis
 
-from crawler.commands import collect_seeds, connect_redis
+from crawler.commands import add_redis_password_option, collect_seeds, connect_redis
 
 __all__ = ["add_parser", "push_seeds", "run"]
 
@@ -28,6 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--key", default=DEFAULT_SEEDS_KEY, help="Redis list key (default: %(default)s)"
     )
+    add_redis_password_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     urls = collect_seeds("seed", args.urls, args.seeds)
     if urls is None:
         return 2
-    client = connect_redis(args.redis)
+    client = connect_redis(args.redis, args.redis_password_file)
     length = push_seeds(client, args.key, urls)
     print(f"pushed {len(urls)} seed URLs to {args.key} ({length} waiting)")
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from crawler.commands import add_common_crawl_options, connect_redis
+from crawler.commands import add_common_crawl_options, add_redis_password_option, connect_redis
 from crawler.commands.crawl import add_crawl_policy_options, crawl_overrides, run_and_report
 from crawler.scheduling import distributed_settings
 
@@ -16,7 +16,14 @@ is idle pops seed URLs pushed by `newscrawl seed` and schedules them. It waits f
 unless --idle-timeout S is given: then it closes once the shared queue has been empty for S seconds
 (checked about every 5 s). Stopping a worker never clears the shared queue. Items go to DIR (JSONL),
 DIR/warc (WARC) and the Redis Stream newscrawl:items; list-page wrappers (PSNT) are shared by all
-workers in the Redis hash newscrawl:wrappers."""
+workers in the Redis hash newscrawl:wrappers.
+
+A request taken from the shared queue is leased, not popped: if this worker dies, its requests go
+back to the queue within about 35 s and another worker fetches them. While Redis is away the worker
+holds what it finds (requests, items, acknowledgements) and replays it when Redis is back; away
+longer than NEWSCRAWL_REDIS_MAX_OUTAGE (300 s) it stops with exit code 3, saving what it holds in
+DIR/held-redis.journal, replayed by the next worker started with the same --out. The Redis password
+can come from --redis-password-file or $NEWSCRAWL_REDIS_PASSWORD instead of the URL."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -37,12 +44,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="close after the shared queue has been empty S seconds; "
         "0 = wait for work forever (default)",
     )
+    add_redis_password_option(parser)
     add_crawl_policy_options(parser)
     add_common_crawl_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    connect_redis(args.redis).close()
+    connect_redis(args.redis, args.redis_password_file).close()
     overrides = {**crawl_overrides(args), **distributed_settings(args.redis, args.idle_timeout)}
     return run_and_report(overrides, args, seeds=[])

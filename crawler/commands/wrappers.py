@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import redis
 
-from crawler.commands import connect_redis
+from crawler.commands import add_redis_password_option, connect_redis
 from crawler.commands.apply import load_wrapper
 from crawler.sibling_links import list_template_key
 from extractors.wrapper import Wrapper
@@ -80,6 +80,7 @@ def _store_options(parser: argparse.ArgumentParser) -> None:
                        "(default: %(default)s)")
     where.add_argument("--redis", metavar="URL",
                        help=f"distributed mode: redis://HOST:PORT/DB holding the hash {REDIS_KEY}")
+    add_redis_password_option(parser)
 
 
 def _fail(message: str) -> int:
@@ -138,14 +139,14 @@ def run_add(args: argparse.Namespace) -> int:
 
 def _store(args: argparse.Namespace) -> FileWrapperStore | RedisWrapperStore:
     if args.redis:
-        return RedisWrapperStore(connect_redis(args.redis))
+        return RedisWrapperStore(connect_redis(args.redis, args.redis_password_file))
     return FileWrapperStore(Path(args.out) / WRAPPER_FOLDER)
 
 
 def _stored_documents(args: argparse.Namespace) -> list[tuple[str, str | bytes]]:
     """(where, raw JSON) of every stored wrapper; the where names the file or hash field."""
     if args.redis:
-        client = connect_redis(args.redis)
+        client = connect_redis(args.redis, args.redis_password_file)
         return [(f"{REDIS_KEY} field {field.decode('utf-8', 'replace')}", raw)
                 for field, raw in client.hgetall(REDIS_KEY).items()]
     folder = Path(args.out) / WRAPPER_FOLDER

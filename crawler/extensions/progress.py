@@ -34,8 +34,23 @@ def progress_text(stats: dict, elapsed_s: float) -> str:
     clock = str(timedelta(seconds=int(elapsed_s)))
     return (
         f"[newscrawl] {clock}  {fetched} pages fetched, {written} items written, "
-        f"{skipped} skipped, {_wrappers(stats)}{rate:.1f} pages/min"
+        f"{skipped} skipped, {_wrappers(stats)}{rate:.1f} pages/min{_redis(stats)}"
     )
+
+
+def _redis(stats: dict) -> str:
+    """``", Redis outages 1, 120 writes held"`` once Redis has been away; "" before.
+
+    >>> _redis({"newscrawl/redis/outages": 1, "newscrawl/redis/held/push": 100,
+    ...         "newscrawl/redis/held/ack": 20, "newscrawl/redis/replayed/push": 100})
+    ', Redis outages 1, 120 writes held, 100 replayed'
+    """
+    outages = stats.get("newscrawl/redis/outages", 0)
+    if not outages:
+        return ""
+    held = sum(v for k, v in stats.items() if k.startswith("newscrawl/redis/held/"))
+    replayed = sum(v for k, v in stats.items() if k.startswith("newscrawl/redis/replayed/"))
+    return f", Redis outages {outages}, {held} writes held, {replayed} replayed"
 
 
 def _wrappers(stats: dict) -> str:

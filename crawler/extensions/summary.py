@@ -38,6 +38,14 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "skipped": _prefixed(stats, "newscrawl/skipped/"),
         "siblings": _prefixed(stats, "newscrawl/siblings/"),
         "wrappers": _prefixed(stats, "newscrawl/wrappers/"),
+        "leases": _prefixed(stats, "newscrawl/leases/"),
+        "redis": _prefixed(stats, "newscrawl/redis/"),
+        "resume": _prefixed(stats, "newscrawl/resume/"),
+        "stream": {
+            k: stats[f"newscrawl/{k}"]
+            for k in ("items_streamed", "stream_duplicates")
+            if f"newscrawl/{k}" in stats
+        },
         "requests": stats.get("downloader/request_count", 0),
         "errors_logged": stats.get("log_count/ERROR", 0),
         "elapsed_seconds": round(elapsed_s, 3),
@@ -104,6 +112,25 @@ records 160, records_requested 150, drifted 1'
     return ", ".join(parts)
 
 
+def reliability_lines(summary: dict) -> list[str]:
+    """The ``leases:``, ``redis:``, ``resumed:`` and ``stream:`` lines, for the sections present.
+
+    >>> reliability_lines({"leases": {"taken": 9, "acked": 8, "reaped": 2},
+    ...                    "redis": {"outages": 1, "outage_seconds": 5.2, "held/push": 4}})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['leases:          taken 9, acked 8, reaped 2',
+     'redis:           outages 1, outage_seconds 5.2, held/push 4']
+    """
+    lines = []
+    for name, label in (("leases", "leases"), ("redis", "redis"), ("resume", "resumed"),
+                        ("stream", "stream")):  # fmt: skip
+        section = summary.get(name) or {}
+        if section:
+            text = ", ".join(f"{k} {v}" for k, v in section.items())
+            lines.append(f"{label + ':':<17}{text}")
+    return lines
+
+
 def summary_text(summary: dict) -> str:
     """Human-readable lines for a summary dict."""
 
@@ -118,6 +145,7 @@ def summary_text(summary: dict) -> str:
             f"skipped/errors:  {counts(summary['skipped'])}",
             f"siblings:        {siblings_text(summary.get('siblings', {}))}",
             f"wrappers:        {wrappers_text(summary.get('wrappers', {}))}",
+            *reliability_lines(summary),
             f"errors logged:   {summary['errors_logged']}",
             f"time taken:      {summary['elapsed_seconds']:.1f} s ({summary['finish_reason']})",
         ]

@@ -7,9 +7,14 @@ serializer, persistent keys, and :class:`crawler.scheduling.idle.WaitForWork`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["DUPEFILTER_KEY", "QUEUE_KEY", "distributed_settings"]
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+    from crawler.scheduling.leases import LeaseKeys
+
+__all__ = ["DUPEFILTER_KEY", "QUEUE_KEY", "distributed_settings", "lease_keys"]
 
 QUEUE_KEY = "newscrawl:%(spider)s:requests"
 DUPEFILTER_KEY = "newscrawl:%(spider)s:dupefilter"
@@ -29,3 +34,13 @@ def distributed_settings(redis_url: str, idle_timeout: float = 0.0) -> dict[str,
         "NEWSCRAWL_REDIS_URL": redis_url,
         "NEWSCRAWL_IDLE_TIMEOUT": idle_timeout,
     }
+
+
+def lease_keys(settings: BaseSettings, spider_name: str) -> LeaseKeys:
+    """The Redis keys of the shared queue of ``spider_name`` (queue, dupefilter, leases)."""
+    from crawler.scheduling.leases import LeaseKeys
+
+    name = {"spider": spider_name}
+    queue = settings.get("SCHEDULER_QUEUE_KEY") or QUEUE_KEY
+    dupefilter = settings.get("SCHEDULER_DUPEFILTER_KEY") or DUPEFILTER_KEY
+    return LeaseKeys(queue % name, dupefilter % name)

@@ -4,7 +4,10 @@ On every ``spider_idle`` (the shared queue is empty and nothing is in flight her
 ``SEEDS_PER_IDLE`` URLs from the list ``NEWSCRAWL_SEEDS_KEY`` (filled by ``newscrawl seed``) and
 schedules them, then raises ``DontCloseSpider``. With ``NEWSCRAWL_IDLE_TIMEOUT`` > 0 the worker is let
 close once it has been idle, with no page fetched and no seed found, for that many seconds. Scrapy
-re-checks an idle engine about every 5 s, so the close comes up to 5 s after the timeout.
+re-checks an idle engine about every 5 s, so the close comes up to 5 s after the timeout. A worker
+is never idle while Redis is away (it waits: :mod:`crawler.scheduling.link` stops it after
+``NEWSCRAWL_REDIS_MAX_OUTAGE``) or while any worker holds leased requests (they may come back to the
+queue, see :mod:`crawler.scheduling.scheduler`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 
-from pipelines.redis_client import redis_from_url
+from crawler.scheduling import lease_keys
+from crawler.scheduling.link import RedisLink, redis_link
 
 logger = logging.getLogger(__name__)
 
@@ -29,10 +33,10 @@ class WaitForWork:
     """Scrapy extension: idle → pop seeds from Redis → DontCloseSpider (until the idle timeout)."""
 
     def __init__(
-        self, crawler: Crawler, redis_url: str, seeds_key: str, idle_timeout: float
+        self, crawler: Crawler, link: RedisLink, seeds_key: str, idle_timeout: float
     ) -> None:
         self.crawler = crawler
-        self.redis = redis_from_url(redis_url)
+        self.link = link
         self.seeds_key = seeds_key
         self.idle_timeout = idle_timeout
         self.activity = 0
@@ -46,7 +50,7 @@ class WaitForWork:
             raise NotConfigured  # not a distributed worker (bare: no warning logged)
         ext = cls(
             crawler,
-            url,
+            redis_link(crawler),
             crawler.settings.get("NEWSCRAWL_SEEDS_KEY"),
             crawler.settings.getfloat("NEWSCRAWL_IDLE_TIMEOUT"),
         )
@@ -58,12 +62,19 @@ class WaitForWork:
         self.activity += 1
 
     def pop_seeds(self) -> list[str]:
-        popped = self.redis.lpop(self.seeds_key, SEEDS_PER_IDLE) or []
+        popped = self.link.query(lambda c: c.lpop(self.seeds_key, SEEDS_PER_IDLE), None) or []
         return [url.decode("utf-8") if isinstance(url, bytes) else url for url in popped]
+
+    def _others_busy(self, spider: Spider) -> bool:
+        """Redis is away, or some worker holds leased requests."""
+        if not self.link.up or self.link.held:
+            return True
+        leases = lease_keys(self.crawler.settings, spider.name).leases
+        return bool(self.link.query(lambda c: c.zcard(leases), 0))
 
     def on_idle(self, spider: Spider) -> None:
         now = time.monotonic()
-        if self.activity != self._seen_activity:
+        if self.activity != self._seen_activity or self._others_busy(spider):
             self._seen_activity, self._idle_since = self.activity, now
         seeds = self.pop_seeds()
         for url in seeds:

@@ -1,54 +1,196 @@
-"""SharedQueueScheduler: scrapy-redis's Scheduler that never deletes the shared queue.
+"""SharedQueueScheduler: scrapy-redis's Scheduler with leased requests and Redis outages survived.
 
-Checked against scrapy-redis 0.9.1 with Scrapy 2.19: its ``Scheduler`` implements the scheduler
-interface Scrapy checks (``open``/``close``/``enqueue_request``/``next_request``/
-``has_pending_requests``), builds requests with ``Request.to_dict``/``request_from_dict`` and accepts a
-serializer module, so it works through settings. This subclass changes two things:
+Kept from scrapy-redis 0.9.1 (checked with Scrapy 2.19): its settings plumbing, the request encoding
+of its ``PriorityQueue`` (``Request.to_dict`` through ``SCHEDULER_SERIALIZER``, our JSON), the queue
+layout (sorted set, score ``-priority``) and its ``RFPDupeFilter`` (fingerprint, key, logging).
+Replaced, because they lose requests:
 
-- ``close()`` and ``flush()`` never touch the shared keys. scrapy-redis's ``close()`` deletes the
-  request queue and the dupefilter set whenever ``SCHEDULER_PERSIST`` is false (its default), so one
-  worker stopping would wipe the crawl of every other worker; here that cannot happen whatever the
-  setting says. Clearing a crawl is an explicit operator action (``DEL`` the keys).
-- ``enqueue_request``/``next_request`` count their stats without the ``spider`` argument, which
-  Scrapy 2.19 deprecates (scrapy-redis passes it, and every worker would log the warning).
+- scrapy-redis pops a request destructively: a worker killed with requests in flight lost them, and
+  they were already in the dupefilter, so never fetched. Here a request is *leased*
+  (:class:`~crawler.scheduling.leases.LeaseQueue`): it stays in Redis with a deadline
+  (``NEWSCRAWL_LEASE_SECONDS``, renewed every third of it while this worker holds it) until the
+  :class:`~crawler.scheduling.tracker.LeaseTracker` says it is done and it is acknowledged. Every
+  ``NEWSCRAWL_LEASE_REAP_INTERVAL`` seconds each worker puts expired leases back in the queue, so
+  a dead worker's requests are fetched again within lease + reap interval (35 s by default).
+- the fingerprint and the request went to Redis in two calls: now one script.
+- an enqueue while Redis was away raised and the request was dropped: writes now go through the
+  :class:`~crawler.scheduling.link.RedisLink`, which holds them and replays them in order.
+
+``close()`` and ``flush()`` never delete the shared keys (scrapy-redis's ``close()`` does when
+``SCHEDULER_PERSIST`` is false); ``close()`` puts this worker's unfinished leases back at once.
+Stats under ``newscrawl/leases/``: ``taken``, ``acked``, ``handed_over``, ``failed``,
+``renew_missed`` (a lease that expired while this worker still held it), ``reaped``, ``released``,
+``bad_entries``.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
+from typing import Any
 
 from scrapy import Request
+from scrapy.utils.misc import load_object
 from scrapy_redis.scheduler import Scheduler
+from twisted.internet import task
+
+from crawler.scheduling.leases import LeaseKeys, LeaseQueue
+from crawler.scheduling.link import HELD, PROBE_MAX_S, redis_link
+from crawler.scheduling.tracker import LEASE_META, lease_tracker
+from pipelines.redis_client import redis_from_url
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["SharedQueueScheduler"]
+__all__ = ["DEFAULT_LEASE_S", "DEFAULT_REAP_INTERVAL_S", "SharedQueueScheduler"]
+
+#: Lease of a request taken (seconds). Renewed every third of it, so only a worker that stopped
+#: renewing (dead, or cut from Redis that long) loses it; 30 s + the 5 s reap interval keeps a
+#: dead worker's requests out of the queue at most 35 s (the target is 60 s).
+DEFAULT_LEASE_S = 30.0
+DEFAULT_REAP_INTERVAL_S = 5.0
+#: After Redis comes back, reaping waits a renewal period plus this long, so that every worker has
+#: reconnected (probe back-off at most PROBE_MAX_S) and renewed or acknowledged the leases it held
+#: through the outage (they may have expired meanwhile).
+REAP_GRACE_S = 2 * PROBE_MAX_S
 
 
 class SharedQueueScheduler(Scheduler):
-    """scrapy-redis scheduler whose close/flush leave the shared queue and dupefilter in place."""
+    """scrapy-redis scheduler whose requests are leased until done; see the module docstring."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> SharedQueueScheduler:
+        """scrapy-redis's ``from_settings``, but with our client (PINGed, password from the
+        environment when the URL has none: :func:`pipelines.redis_client.password_kwargs`)."""
+        settings = crawler.settings
+        optional = {
+            "queue_key": "SCHEDULER_QUEUE_KEY",
+            "queue_cls": "SCHEDULER_QUEUE_CLASS",
+            "dupefilter_key": "SCHEDULER_DUPEFILTER_KEY",
+            "dupefilter_cls": "DUPEFILTER_CLASS",
+            "serializer": "SCHEDULER_SERIALIZER",
+        }
+        kwargs = {name: settings.get(key) for name, key in optional.items() if settings.get(key)}
+        if isinstance(kwargs.get("serializer"), str):
+            kwargs["serializer"] = importlib.import_module(kwargs["serializer"])
+        url = settings.get("NEWSCRAWL_REDIS_URL") or settings.get("REDIS_URL")
+        instance = cls(server=redis_from_url(str(url)), persist=True, **kwargs)
+        instance.stats = crawler.stats
+        instance.crawler = crawler
+        instance.lease_s = crawler.settings.getfloat("NEWSCRAWL_LEASE_SECONDS", DEFAULT_LEASE_S)
+        instance.reap_interval = crawler.settings.getfloat(
+            "NEWSCRAWL_LEASE_REAP_INTERVAL", DEFAULT_REAP_INTERVAL_S
+        )
+        return instance
+
+    def open(self, spider: Any) -> None:
+        # scrapy-redis's open() without its flush-on-start and its deprecated Spider.log() call
+        self.spider = spider
+        self.queue = load_object(self.queue_cls)(
+            server=self.server, spider=spider, key=self.queue_key % {"spider": spider.name},
+            serializer=self.serializer,
+        )  # fmt: skip
+        if not self.df:
+            self.df = load_object(self.dupefilter_cls).from_spider(spider)
+        self.link = redis_link(self.crawler)
+        self.leases = LeaseQueue(self.link.client, LeaseKeys(self.queue.key, self.df.key))
+        self.link.register("push", self._push)
+        self.link.register("ack", lambda _client, data: self.leases.ack(data["members"]))
+        self.tracker = lease_tracker(self.crawler)
+        self.tracker.on_done = self._on_done
+        # the link starts replaying held writes at spider_opened, once every pipeline (the stream
+        # sink's "xadd") has registered its writes (redis_link connects it)
+        queued, leased = self.link.query(lambda _c: self.leases.sizes(), (0, 0))
+        logger.info(
+            "shared queue %s: %d requests queued, %d leased", self.queue.key, queued, leased
+        )
+        self._loops = [task.LoopingCall(self._renew), task.LoopingCall(self._reap)]
+        self._loops[0].start(self.lease_s / 3, now=False)
+        self._loops[1].start(self.reap_interval, now=True)
 
     def close(self, reason: str) -> None:
+        for loop in getattr(self, "_loops", []):
+            if loop.running:
+                loop.stop()
+        unfinished = self.tracker.drain()
+        released = self.link.query(lambda _c: self.leases.release(unfinished), 0)
+        self._count("released", released)
+        self.link.stop()
         logger.info(
-            "worker closing (%s); shared queue left with %d requests", reason, len(self.queue)
-        )
+            "worker closing (%s); %d unfinished requests put back in the shared queue",
+            reason, released,
+        )  # fmt: skip
 
     def flush(self) -> None:
         logger.warning(
             "not flushing the shared queue %s: other workers may be using it", self.queue.key
         )
 
+    def __len__(self) -> int:
+        return int(self.link.query(lambda client: client.zcard(self.queue.key), 0))
+
+    def has_pending_requests(self) -> bool:
+        return len(self) > 0
+
     def enqueue_request(self, request: Request) -> bool:
-        if not request.dont_filter and self.df.request_seen(request):
+        parent = request.meta.pop(LEASE_META, None)  # a redirect or retry of a leased request
+        fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
+        member = self.queue._encode_request(request).decode("utf-8")
+        data = {"member": member, "score": -request.priority, "fp": fingerprint}
+        result = self.link.send("push", data)
+        self.tracker.hand_over(parent)
+        if result is HELD:
+            return True
+        if not result:
             self.df.log(request, self.spider)
             return False
         if self.stats:
             self.stats.inc_value("scheduler/enqueued/redis")
-        self.queue.push(request)
         return True
 
     def next_request(self) -> Request | None:
-        request = self.queue.pop(self.idle_before_close)
-        if request is not None and self.stats:
+        if not self.link.up or self.link.held:
+            return None
+        found = self.link.query(lambda _c: self.leases.lease(int(self.lease_s * 1000)), None)
+        if found is None:
+            return None
+        member = found[0].decode("utf-8")
+        try:
+            request = self.queue._decode_request(found[0])
+        except Exception as error:  # an entry we cannot read is dropped, never retried forever
+            logger.error("dropping an unreadable shared-queue entry: %s: %.200r", error, member)
+            self._count("bad_entries")
+            self.link.send("ack", {"members": [member]})
+            return None
+        self.tracker.take(request, member)
+        self._count("taken")
+        if self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
         return request
+
+    def _push(self, _client: Any, data: dict[str, Any]) -> bool:
+        return self.leases.push(data["member"], data["score"], data["fp"])
+
+    def _on_done(self, member: str, how: str) -> None:
+        self._count(how if how != "done" else "acked")
+        self.link.send("ack", {"members": [member]})
+
+    def _renew(self) -> None:
+        members = self.tracker.handles()
+        if not members or not self.link.up:
+            return
+        lease_ms = int(self.lease_s * 1000)
+        renewed = self.link.query(lambda _c: self.leases.renew(members, lease_ms), len(members))
+        if renewed < len(members):
+            self._count("renew_missed", len(members) - renewed)
+
+    def _reap(self) -> None:
+        if not self.link.up or self.link.up_for() < self.lease_s / 3 + REAP_GRACE_S:
+            return
+        reaped = self.link.query(lambda _c: self.leases.reap(), 0)
+        if reaped:
+            self._count("reaped", reaped)
+            logger.warning("put %d expired leases back in the shared queue", reaped)
+
+    def _count(self, key: str, n: int = 1) -> None:
+        if self.stats and n:
+            self.stats.inc_value(f"newscrawl/leases/{key}", n)

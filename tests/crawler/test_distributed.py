@@ -139,6 +139,14 @@ def test_two_workers_share_one_crawl(
     stream_urls = [json.loads(fields[b"item"])["url"] for _, fields in client.xrange(STREAM_KEY)]
     assert sorted(path_of(u) for u in stream_urls) == sorted(expected.item_paths)
     assert client.zcard(QUEUE_KEY % {"spider": "news"}) == 0
+    # every request taken ended in an acknowledgement: pages with items, 404, robots.txt refusals,
+    # redirect loops, non-HTML and empty pages, duplicates
+    assert client.zcard(QUEUE_KEY % {"spider": "news"} + ":leases") == 0
+    assert client.hlen(QUEUE_KEY % {"spider": "news"} + ":lease_scores") == 0
+    leases = [s.get("leases", {}) for s in summaries]
+    assert sum(lease.get("taken", 0) for lease in leases) == sum(
+        lease.get(k, 0) for lease in leases for k in ("acked", "handed_over", "failed")
+    )
     assert client.llen(SEEDS_KEY) == 0
     assert client.scard(DUPEFILTER_KEY % {"spider": "news"}) >= len(expected.fetched_paths)
     _assert_no_pickle(client)

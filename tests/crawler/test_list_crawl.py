@@ -77,7 +77,8 @@ def runs(site: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("list-crawl")
     first = crawl(site, out)
     items = jsonl_items(out)
-    second = crawl(site, out)  # same output folder: the stored wrappers are reloaded
+    # same output folder, started over (not resumed): the stored wrappers are reloaded
+    second = crawl(site, out, "NEWSCRAWL_FRESH=True")
     return {"site": site, "out": out, "first": first, "items": items, "second": second}
 
 

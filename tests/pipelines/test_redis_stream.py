@@ -17,13 +17,6 @@ from pipelines.redis_client import RedisUnavailable
 from pipelines.redis_stream import RedisStreamPipeline
 from tests.pipelines.helpers import build, drive, make_crawler, run, run_pipeline
 
-#: Fast retries for tests: 3 tries in all, 1 ms back-off, a probe for every item while down.
-FAST_RETRY = {
-    "NEWSCRAWL_STREAM_RETRIES": 2,
-    "NEWSCRAWL_STREAM_RETRY_BACKOFF": 0.001,
-    "NEWSCRAWL_STREAM_COOLDOWN": 0,
-}
-
 
 @pytest.fixture
 def key() -> str:
@@ -85,7 +78,6 @@ def test_server_killed_mid_crawl_items_still_reach_jsonl(
             "NEWSCRAWL_REDIS_URL": server.url,
             "NEWSCRAWL_STREAM_KEY": key,
             "NEWSCRAWL_JSONL_DIR": str(tmp_path),
-            **FAST_RETRY,
         }
     )
     sinks = [build(JsonlSinkPipeline, crawler), build(RedisStreamPipeline, crawler)]
@@ -103,20 +95,21 @@ def test_server_killed_mid_crawl_items_still_reach_jsonl(
         for pipeline in sinks:
             pipeline.close_spider()
 
-    with caplog.at_level(logging.ERROR, logger="pipelines.redis_stream"):
+    with caplog.at_level(logging.ERROR, logger="crawler.scheduling.link"):
         run(crawl())
     (jsonl,) = tmp_path.glob("*.jsonl")
     assert [json.loads(line) for line in jsonl.read_text().splitlines()] == sent
     assert crawler.stats.get_value("newscrawl/items_streamed") == 2
-    assert crawler.stats.get_value("newscrawl/errors/redis_stream") == 3
+    assert crawler.stats.get_value("newscrawl/redis/held/xadd") == 3
+    assert crawler.stats.get_value("newscrawl/redis/outages") == 1
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1  # one clear message for the outage, not one per item
     assert server.url in errors[0].getMessage() and "unreachable" in errors[0].getMessage()
 
 
-def test_stream_resumes_when_server_comes_back(redis_server_factory, key: str) -> None:
+def test_items_held_while_down_are_replayed_in_order(redis_server_factory, key: str) -> None:
     server = redis_server_factory()
-    crawler, pipeline = stream(server.url, key, **FAST_RETRY)
+    crawler, pipeline = stream(server.url, key)
 
     async def crawl() -> None:
         await drive(pipeline, [], close=False)
@@ -124,37 +117,31 @@ def test_stream_resumes_when_server_comes_back(redis_server_factory, key: str) -
         server.kill()
         await pipeline.process_item({"id": "during"})
         server.start(port=server.port)
+        # Redis is back, but "after" must not overtake "during": it is held too, then both replay
         await pipeline.process_item({"id": "after"})
-        pipeline.close_spider()
+        assert crawler.stats.get_value("newscrawl/redis/held/xadd") == 2
+        pipeline.close_spider()  # replays what is held
 
     run(crawl())
     client = redis.Redis.from_url(server.url)
     try:
-        assert [json.loads(f[b"item"])["id"] for _, f in client.xrange(key)] == ["after"]
+        ids = [json.loads(f[b"item"])["id"] for _, f in client.xrange(key)]
     finally:
         client.close()
-    assert crawler.stats.get_value("newscrawl/items_streamed") == 2
-    assert crawler.stats.get_value("newscrawl/errors/redis_stream") == 1
+    # the test server keeps nothing on disk: "before" died with it
+    assert ids == ["during", "after"]
+    assert crawler.stats.get_value("newscrawl/items_streamed") == 3
+    assert crawler.stats.get_value("newscrawl/redis/replayed/xadd") == 2
 
 
-def test_while_down_items_are_not_retried_until_the_cooldown_ends(
-    redis_server_factory, key: str
+def test_an_item_streamed_twice_gives_one_entry_unless_its_content_changed(
+    redis_server: str, key: str, client: redis.Redis
 ) -> None:
-    server = redis_server_factory()
-    crawler, pipeline = stream(server.url, key, **{**FAST_RETRY, "NEWSCRAWL_STREAM_COOLDOWN": 3600})
-
-    async def crawl() -> None:
-        await drive(pipeline, [], close=False)
-        server.kill()
-        await pipeline.process_item({"id": "first"})  # tries, fails, marks the stream down
-        server.start(port=server.port)
-        await pipeline.process_item({"id": "second"})  # within the cooldown: not even tried
-        pipeline.close_spider()
-
-    run(crawl())
-    client = redis.Redis.from_url(server.url)
-    try:
-        assert client.xlen(key) == 0
-    finally:
-        client.close()
-    assert crawler.stats.get_value("newscrawl/errors/redis_stream") == 2
+    crawler, pipeline = stream(redis_server, key)
+    first = {"id": "a1", "body": "text", "fetched_at": "t1", "warc": {"file": "x", "offset": 1}}
+    refetched = {**first, "fetched_at": "t2", "warc": {"file": "y", "offset": 9}}
+    changed = {**first, "body": "new text"}
+    run_pipeline(pipeline, [first, refetched, changed])
+    bodies = [json.loads(f[b"item"])["body"] for _, f in client.xrange(key)]
+    assert bodies == ["text", "new text"]
+    assert crawler.stats.get_value("newscrawl/stream_duplicates") == 1

@@ -1,0 +1,186 @@
+"""ResumableScheduler: embedded mode's scheduler, whose frontier survives ``kill -9``.
+
+Scrapy's own scheduler (memory queue, fingerprint dupefilter) plus a journal,
+``<out>/frontier.journal``: one line per request queued (``{"q": n, "fp": ..., "r": <request as
+JSON>}``, through the shared queue's JSON serializer, never pickle) and one per request done
+(``{"d": n}``; "done" as :mod:`crawler.scheduling.tracker` decides it: its page archived and its
+item written or skipped, or its download failed, or a redirect/retry of it queued). Each line is one
+``write`` on an ``O_APPEND`` descriptor, so a killed process leaves at most a partial last line, cut
+off on the next start.
+
+A crawl started on an ``--out`` that holds a journal resumes: the requests queued and not done are
+queued again, every fingerprint seen stays seen (seeds and links already crawled are dropped as
+duplicates), and the journal is rewritten compactly (``{"s": [fingerprints]}`` lines, then the
+pending requests). A request in flight when the process died is fetched again (at most
+``CONCURRENT_REQUESTS`` of them). ``NEWSCRAWL_FRESH`` (``--fresh``) deletes the journal first.
+
+Why not Scrapy's ``JOBDIR``: its disk queues pickle requests and write their state only on a clean
+shutdown, so after ``kill -9`` the queue is lost; its ``requests.seen`` is written through a buffer.
+Stats: ``newscrawl/resume/pending`` (requests queued again), ``newscrawl/resume/seen``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from scrapy import Request
+from scrapy.core.scheduler import Scheduler
+from scrapy.utils.request import request_from_dict
+
+from crawler.scheduling.tracker import LEASE_META, lease_tracker
+from crawler.serializers import json_request
+from pipelines.jsonl import repair_jsonl
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["JOURNAL_FILE", "ResumableScheduler", "read_journal"]
+
+JOURNAL_FILE = "frontier.journal"
+JOURNAL_META = "newscrawl_journal"
+#: Fingerprints per ``{"s": [...]}`` line of a compacted journal.
+SEEN_PER_LINE = 10_000
+
+
+def read_journal(path: Path) -> tuple[list[str], set[str]]:
+    """(requests queued and not done, as JSON text, in order; every fingerprint seen)."""
+    queued: dict[int, str] = {}
+    done: set[int] = set()
+    seen: set[str] = set()
+    with open(path, "rb") as fh:
+        for line in fh:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue  # a partial line from a crash (cut off before, but be safe)
+            if not isinstance(entry, dict):
+                continue
+            if isinstance(entry.get("q"), int) and isinstance(entry.get("r"), str):
+                queued[entry["q"]] = entry["r"]
+                if isinstance(entry.get("fp"), str):
+                    seen.add(entry["fp"])
+            elif isinstance(entry.get("d"), int):
+                done.add(entry["d"])
+            elif isinstance(entry.get("s"), list):
+                seen.update(fp for fp in entry["s"] if isinstance(fp, str))
+    return [queued[n] for n in sorted(queued) if n not in done], seen
+
+
+class ResumableScheduler(Scheduler):
+    """Scrapy's scheduler + a kill-safe journal of the frontier; see the module docstring."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> ResumableScheduler:
+        scheduler = super().from_crawler(crawler)
+        out = crawler.settings.get("NEWSCRAWL_JSONL_DIR")
+        scheduler.journal_path = Path(out) / JOURNAL_FILE if out else None
+        scheduler.fresh = crawler.settings.getbool("NEWSCRAWL_FRESH")
+        scheduler.tracker = lease_tracker(crawler)
+        scheduler.crawler = crawler
+        return scheduler
+
+    def open(self, spider: Any) -> Any:
+        result = super().open(spider)
+        self._fd: int | None = None
+        self._next = 1
+        self._seen: set[str] = set()
+        self.tracker.on_done = self._on_done
+        if self.journal_path is None:
+            return result
+        self.journal_path.parent.mkdir(parents=True, exist_ok=True)
+        if self.fresh and self.journal_path.exists():
+            self.journal_path.unlink()
+            logger.info("--fresh: frontier journal %s deleted", self.journal_path)
+        pending: list[str] = []
+        if self.journal_path.exists():
+            pending, self._seen = self._read_existing()
+        self._rewrite(pending)
+        return result
+
+    def _read_existing(self) -> tuple[list[str], set[str]]:
+        fd = os.open(self.journal_path, os.O_RDWR)
+        try:
+            repair_jsonl(fd)
+        finally:
+            os.close(fd)
+        pending, seen = read_journal(self.journal_path)
+        self.stats.inc_value("newscrawl/resume/pending", len(pending))
+        self.stats.inc_value("newscrawl/resume/seen", len(seen))
+        logger.warning(
+            "resuming the crawl in %s: %d requests still to do, %d seen (--fresh starts over)",
+            self.journal_path.parent, len(pending), len(seen),
+        )  # fmt: skip
+        return pending, seen
+
+    def _rewrite(self, pending: list[str]) -> None:
+        """A compact journal: the seen fingerprints, then the pending requests (queued again)."""
+        tmp = self.journal_path.with_suffix(".tmp")
+        seen = sorted(self._seen)
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for start in range(0, len(seen), SEEN_PER_LINE):
+                fh.write(json.dumps({"s": seen[start : start + SEEN_PER_LINE]}) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(self.journal_path)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC
+        self._fd = os.open(self.journal_path, flags)
+        for text in pending:
+            try:
+                request = request_from_dict(json_request.loads(text), spider=self.spider)
+            except Exception as error:  # an entry we cannot read: counted, never fatal
+                logger.error("dropping an unreadable journal entry: %s", error)
+                self.stats.inc_value("newscrawl/resume/bad_entries")
+                continue
+            self._journal_queued(request, text)
+            self._mqpush(request)
+
+    def close(self, reason: str) -> Any:
+        result = super().close(reason)
+        if getattr(self, "_fd", None) is not None:
+            os.fsync(self._fd)
+            os.close(self._fd)
+            self._fd = None
+        return result
+
+    def enqueue_request(self, request: Request) -> bool:
+        parent = request.meta.pop(LEASE_META, None)
+        request.meta.pop(JOURNAL_META, None)
+        fingerprint = self.df.request_fingerprint(request)
+        if not request.dont_filter and fingerprint in self._seen:
+            self.df.log(request, self.spider)
+            self.tracker.hand_over(parent)
+            return False
+        accepted = super().enqueue_request(request)
+        if accepted and self._fd is not None:
+            self._seen.add(fingerprint)
+            text = json_request.dumps(request.to_dict(spider=self.spider)).decode("utf-8")
+            self._journal_queued(request, text, fingerprint)
+        self.tracker.hand_over(parent)
+        return accepted
+
+    def next_request(self) -> Request | None:
+        request = super().next_request()
+        if request is not None and JOURNAL_META in request.meta:
+            self.tracker.take(request, request.meta[JOURNAL_META])
+        return request
+
+    def _journal_queued(self, request: Request, text: str, fingerprint: str | None = None) -> None:
+        number = self._next
+        self._next += 1
+        request.meta[JOURNAL_META] = number
+        entry = {"q": number, "fp": fingerprint, "r": text}
+        self._write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+    def _on_done(self, number: int, how: str) -> None:
+        self._write(json.dumps({"d": number}) + "\n")
+
+    def _write(self, line: str) -> None:
+        if self._fd is None:
+            return
+        data = line.encode("utf-8")
+        written = os.write(self._fd, data)
+        while written < len(data):
+            written += os.write(self._fd, data[written:])
