@@ -11,6 +11,9 @@ serializer module, so it works through settings. This subclass changes two thing
   setting says. Clearing a crawl is an explicit operator action (``DEL`` the keys).
 - ``enqueue_request``/``next_request`` count their stats without the ``spider`` argument, which
   Scrapy 2.19 deprecates (scrapy-redis passes it, and every worker would log the warning).
+- ``next_request`` skips a queue entry the JSON serializer refuses (a request class, callback or
+  field it did not write: :class:`crawler.serializers.json_request.RejectedRequest`), counting it
+  under ``newscrawl/rejected/queue_entry``, instead of letting the error out into the engine.
 """
 
 from __future__ import annotations
@@ -20,9 +23,14 @@ import logging
 from scrapy import Request
 from scrapy_redis.scheduler import Scheduler
 
+from crawler.serializers.json_request import RejectedRequest
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["SharedQueueScheduler"]
+
+#: Rejected entries skipped in one ``next_request`` call before giving the reactor back.
+MAX_REJECTED_PER_CALL = 100
 
 
 class SharedQueueScheduler(Scheduler):
@@ -48,7 +56,16 @@ class SharedQueueScheduler(Scheduler):
         return True
 
     def next_request(self) -> Request | None:
-        request = self.queue.pop(self.idle_before_close)
+        for _ in range(MAX_REJECTED_PER_CALL):
+            try:
+                request = self.queue.pop(self.idle_before_close)
+                break
+            except RejectedRequest as error:  # popped, so it is gone: count it and go on
+                logger.warning("skipped a queue entry: %s", error)
+                if self.stats:
+                    self.stats.inc_value("newscrawl/rejected/queue_entry")
+        else:
+            return None  # the engine asks again soon: no unbounded loop on a poisoned queue
         if request is not None and self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
         return request

@@ -19,6 +19,7 @@ MODULES = [
     "pipelines.pairing",
     "pipelines.wrappers",
     "pipelines.record_board",
+    "pipelines.untrusted",
 ]
 
 
