@@ -7,7 +7,9 @@ __all__ = [
     "DocumentTooLarge",
     "EmptyDocument",
     "MalformedDocument",
+    "MarkupTooComplex",
     "NotHTML",
+    "TooDeep",
     "UndecodableDocument",
 ]
 
@@ -51,3 +53,16 @@ class MalformedDocument(BadInput):
     """The markup could not be repaired into a tree with a body."""
 
     reason = "malformed"
+
+
+class MarkupTooComplex(BadInput):
+    """An element has more attributes than the parser handles in reasonable time
+    (:mod:`extractors.markup_limits`)."""
+
+    reason = "too_many_attributes"
+
+
+class TooDeep(BadInput):
+    """The markup nests deeper than the parser's limit: it would keep only the part above it."""
+
+    reason = "too_deep"
