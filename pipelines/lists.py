@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 __all__ = [
+    "MAX_RECORDS_PER_LIST",
     "NO_SIBLING",
     "ListOutcome",
     "ListStage",
@@ -63,6 +64,11 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: Records kept per list page (``NEWSCRAWL_MAX_RECORDS_PER_LIST``); more are cut and counted under
+#: ``newscrawl/capped/records``. Records are links of the page, so the bound is the spider's bound on
+#: links followed per page (``crawler.link_scan.MAX_LINKS_PER_PAGE``: 5 000, above the 3 859 links
+#: of the most linked of 2 690 real pages); a hostile page of 200 000 links gave a 20 MB item.
+MAX_RECORDS_PER_LIST = 5_000
 NO_SIBLING = "no sibling list page to induce a wrapper from"
 SINGLE_PAGE = "records from a wrapper induced from this page alone, not stored"
 LOCK_STRIPES = 64
@@ -250,6 +256,9 @@ class ListStage:
         self.store = store
         self.board = record_board(crawler)
         self.single_page = crawler.settings.getbool("NEWSCRAWL_WRAPPERS_SINGLE_PAGE", True)
+        self.max_records = crawler.settings.getint(
+            "NEWSCRAWL_MAX_RECORDS_PER_LIST", MAX_RECORDS_PER_LIST
+        )
         # Pages of one template go through the store one at a time (per process): of two section
         # pages extracted together, the second applies the wrapper the first induced instead of
         # inducing its own. Striped: a bounded number of locks for any number of templates.
@@ -289,6 +298,11 @@ class ListStage:
             _locked_records, self._locks[hash(key) % len(self._locks)], self.store, key, page,
             (sibling, no_sibling, self.single_page), max_bytes,
         )
+        if len(outcome.records) > self.max_records:
+            logger.info("capped %s: %d records, kept %d", item["url"], len(outcome.records),
+                        self.max_records)
+            self.crawler.stats.inc_value("newscrawl/capped/records")
+            outcome.records = outcome.records[: self.max_records]
         self._count_outcome(outcome)
         used = outcome.event in ("induced", "reinduced")
         note = {

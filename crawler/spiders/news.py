@@ -1,5 +1,13 @@
 """NewsSpider: crawl news sites from seed URLs, following same-site links, one page item per page.
 
+Scope: links are followed on the page's own site (:func:`crawler.scope.site_origin`: scheme, host
+without ``www.`` and port). Every request carries its seed's origin (``meta["newscrawl_seed_origin"]``),
+which :class:`crawler.downloadermiddlewares.address_guard.AddressGuard` needs for the seed exception
+of its SSRF rule. A page's links come from :func:`crawler.link_scan.scan_page`, run in a worker
+thread: nothing CPU-heavy runs on the reactor; a page it refuses (``too_many_attributes``,
+``too_deep``) is counted under ``newscrawl/skipped/<reason>`` and yields nothing, and links past
+``NEWSCRAWL_MAX_LINKS_PER_PAGE`` are cut (``newscrawl/capped/links``).
+
 Seeds come from the ``start_urls`` argument (a list, or a string of URLs separated by commas or
 whitespace: ``scrapy crawl news -a start_urls=https://a.example/,https://b.example/``), from a file
 (``-a seeds_file=FILE``, one URL per line, ``#`` comments) and, in distributed mode, from a Redis list
@@ -34,13 +42,16 @@ import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.http import Request, Response, TextResponse
-from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.asyncio import run_in_thread
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.python.failure import Failure
 
+from crawler.downloadermiddlewares.address_guard import SEED_ORIGIN
 from crawler.failures import failure_reason
+from crawler.link_scan import MAX_LINKS_PER_PAGE, PageScan, scan_page
 from crawler.page_item import page_item, skip_reason
 from crawler.routing import route
+from crawler.scope import host_origin, site_origin
 from crawler.sibling_links import choose_sibling_link, list_template_key
 from crawler.templates import template_key
 from pipelines.record_board import RECORD_PRIORITY, record_board
@@ -101,7 +112,7 @@ class NewsSpider(scrapy.Spider):
         if seeds_file:
             seeds += read_seeds(Path(seeds_file).read_text(encoding="utf-8"))
         self.seeds: list[str] = seeds
-        self.link_extractor = LinkExtractor()
+        self.max_links = MAX_LINKS_PER_PAGE
         self.pair_siblings = True
         self.depth_limit = 0
         self.await_records = False
@@ -113,6 +124,9 @@ class NewsSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.pair_siblings = crawler.settings.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True)
         spider.depth_limit = crawler.settings.getint("DEPTH_LIMIT")
+        spider.max_links = crawler.settings.getint(
+            "NEWSCRAWL_MAX_LINKS_PER_PAGE", MAX_LINKS_PER_PAGE
+        )
         spider.await_records = crawler.settings.getbool(
             "NEWSCRAWL_WRAPPERS_ENABLED", True
         ) and "pipelines.extract.ExtractPipeline" in crawler.settings.getdict("ITEM_PIPELINES")
@@ -124,24 +138,50 @@ class NewsSpider(scrapy.Spider):
 
     async def start(self) -> AsyncIterator[Request]:
         for url in self.seeds:
-            yield self.request(url)
+            yield self.seed_request(url)
 
-    def request(self, url: str, **kwargs: Any) -> Request:
-        """A request for ``url`` handled by this spider's callback and errback."""
+    def seed_request(self, url: str) -> Request:
+        """The request of seed ``url``: it carries its own origin (the SSRF rule's seed exception)."""
+        return self.request(url, meta={SEED_ORIGIN: host_origin(url)})
+
+    def request(self, url: str, parent: Response | None = None, **kwargs: Any) -> Request:
+        """A request for ``url`` handled by this spider's callback and errback; a link of page
+        ``parent`` inherits its seed origin."""
+        seed = parent.meta.get(SEED_ORIGIN) if parent is not None else None
+        if seed is not None:
+            kwargs["meta"] = {SEED_ORIGIN: seed, **kwargs.get("meta", {})}
         return Request(url, callback=self.parse, errback=self.on_error, **kwargs)
 
     def count(self, key: str) -> None:
         self.crawler.stats.inc_value(f"newscrawl/{key}")
 
-    def parse(self, response: Response) -> Iterable[dict | Request] | AsyncIterator[dict | Request]:
+    async def parse(self, response: Response) -> AsyncIterator[dict | Request]:
         self.count("pages_fetched")
         max_bytes = self.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES")
         reason = skip_reason(response, max_bytes)
+        scan = None if reason is not None else await self.scan(response)
+        outputs = self.outputs(response, scan, reason)
+        if isinstance(outputs, list):
+            for output in outputs:
+                yield output
+        else:
+            async for output in outputs:
+                yield output
+
+    def outputs(
+        self, response: Response, scan: PageScan | None, reason: str | None = None
+    ) -> list[dict | Request] | AsyncIterator[dict | Request]:
+        """What the page yields, once scanned: nothing (counted) when ``reason`` or the scan
+        refuses it; else its sibling request and item, then its record and link requests."""
+        reason = reason or (scan.refused if scan is not None else "not_html")
         if reason is not None:
             logger.info("skipped %s: %s", response.url, reason)
             self.count(f"skipped/{reason}")
             return []
-        links = self.same_site_links(response)
+        for cap in scan.capped:
+            logger.info("capped %s: %s (%d found)", response.url, cap, scan.found)
+            self.count(f"capped/{cap}")
+        links = scan.links
         page_route = route(response.url, link_count=len(links))
         is_list = page_route == "list"
         sibling = None
@@ -155,7 +195,13 @@ class NewsSpider(scrapy.Spider):
         head = [sibling_request, item] if sibling_request is not None else [item]
         if self.await_records and is_list:
             return self.list_output(response, head, links)
-        return [*head, *self.link_requests(links, {r.url for r in head[:-1]})]
+        return [*head, *self.link_requests(response, links, {r.url for r in head[:-1]})]
+
+    async def scan(self, response: Response) -> PageScan:
+        """The page's links (:func:`crawler.link_scan.scan_page` in a worker thread)."""
+        if not isinstance(response, TextResponse):
+            return PageScan()
+        return await run_in_thread(scan_page, response, self.max_links)
 
     async def list_output(
         self, response: Response, head: list[Any], links: list[str]
@@ -171,20 +217,22 @@ class NewsSpider(scrapy.Spider):
             records = []
         if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
             records = []  # past DEPTH_LIMIT: the depth middleware would drop them
-        site = site_of(response.url)
+        site = site_origin(response.url)
         done = {r.url for r in head[:-1]}
         for url in records:
-            if site_of(url) != site or url in done:
+            if site_origin(url) != site or url in done:
                 continue
             done.add(url)
             self.count("wrappers/records_requested")
-            yield self.request(url, priority=RECORD_PRIORITY, meta={RECORD_OF: response.url})
-        for request in self.link_requests(links, done):
+            yield self.request(
+                url, response, priority=RECORD_PRIORITY, meta={RECORD_OF: response.url}
+            )
+        for request in self.link_requests(response, links, done):
             yield request
 
-    def link_requests(self, links: list[str], done: set[str]) -> list[Request]:
+    def link_requests(self, page: Response, links: list[str], done: set[str]) -> list[Request]:
         """Requests of the page's links at the normal priority, but those in ``done``."""
-        return [self.request(url) for url in links if url not in done]
+        return [self.request(url, page) for url in links if url not in done]
 
     def sibling_request(self, response: Response, key: str, link: str | None) -> Request | None:
         """The high-priority request of ``link`` for the first article of template ``key``."""
@@ -196,19 +244,9 @@ class NewsSpider(scrapy.Spider):
             self.sibling_templates.clear()
         self.sibling_templates.add(key)
         self.count("siblings/requested")
-        return self.request(link, priority=SIBLING_PRIORITY, meta={SIBLING_FOR: response.url})
-
-    def same_site_links(self, response: Response) -> list[str]:
-        """Absolute URLs of the page's links to its own site (deduplicated, in page order)."""
-        if not isinstance(response, TextResponse):
-            return []
-        site = site_of(response.url)
-        try:
-            links = self.link_extractor.extract_links(response)
-        except (ValueError, UnicodeError) as error:  # a body that is not really HTML
-            logger.info("no links read from %s: %s", response.url, error)
-            return []
-        return list(dict.fromkeys(link.url for link in links if site_of(link.url) == site))
+        return self.request(
+            link, response, priority=SIBLING_PRIORITY, meta={SIBLING_FOR: response.url}
+        )
 
     def on_error(self, failure: Failure) -> None:
         reason = failure_reason(failure.value)
