@@ -5,7 +5,8 @@ sibling link the pairing waits on), so it cannot read them from the extract pipe
 (issue 14's "parse once" will move routing there). This scan is the spider's own parse, off the
 reactor thread (:func:`scrapy.utils.asyncio.run_in_thread`), with the limits of
 :mod:`extractors.markup_limits` checked first: a page that would stall the parser
-(``too_many_attributes``) or lose text silently (``too_deep``) is refused with that reason.
+(``too_many_elements``, ``too_many_attributes``) or lose text silently (``too_deep``) is refused
+with that reason.
 
 Links are read as Scrapy's default ``LinkExtractor`` reads them (``<a href>`` and ``<area href>``,
 HTML5 whitespace stripped, joined with ``<base href>``, made safe with ``safe_url_string``, links to
@@ -29,7 +30,7 @@ from w3lib.html import strip_html5_whitespace
 from w3lib.url import safe_url_string
 
 from crawler.scope import FETCHABLE_SCHEMES, site_origin
-from extractors.markup_limits import attribute_overflow, depth_exceeded
+from extractors.markup_limits import attribute_overflow, depth_exceeded, markup_overflow
 
 __all__ = ["MAX_LINKS_PER_PAGE", "PageScan", "scan_page"]
 
@@ -46,7 +47,7 @@ class PageScan:
     """The links to follow from a page, the caps applied, or why the page is refused."""
 
     links: list[str] = field(default_factory=list)
-    refused: str | None = None  # "too_many_attributes" | "too_deep"
+    refused: str | None = None  # "too_many_elements" | "too_many_attributes" | "too_deep"
     capped: list[str] = field(default_factory=list)  # "links" when links were cut
     found: int = 0  # same-site links before the cap
 
@@ -54,6 +55,8 @@ class PageScan:
 def scan_page(response: TextResponse, max_links: int = MAX_LINKS_PER_PAGE) -> PageScan:
     """Scan ``response`` (in a worker thread): the checks and links of the module docstring."""
     text = response.text
+    if markup_overflow(text) is not None:
+        return PageScan(refused="too_many_elements")
     if attribute_overflow(text) is not None:
         return PageScan(refused="too_many_attributes")
     parser = html.HTMLParser(recover=True, encoding="utf-8", huge_tree=True)

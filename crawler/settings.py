@@ -64,7 +64,10 @@ EXTENSIONS = {
     "crawler.extensions.summary.CrawlSummary": 510,
     # Distributed mode only (NotConfigured without NEWSCRAWL_REDIS_URL): wait for work when idle.
     "crawler.scheduling.idle.WaitForWork": 520,
+    # Heartbeat: the longest reactor stall and the peak RSS, in the stats and summary.json.
+    "crawler.extensions.reactor_health.ReactorHealth": 530,
 }
+NEWSCRAWL_REACTOR_PROBE_INTERVAL = 0.05
 NEWSCRAWL_PROGRESS_INTERVAL = 10.0
 
 # Output folders (the CLI sets both from --out).

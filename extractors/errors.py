@@ -10,6 +10,7 @@ __all__ = [
     "MarkupTooComplex",
     "NotHTML",
     "TooDeep",
+    "TooManyElements",
     "UndecodableDocument",
 ]
 
@@ -66,3 +67,9 @@ class TooDeep(BadInput):
     """The markup nests deeper than the parser's limit: it would keep only the part above it."""
 
     reason = "too_deep"
+
+
+class TooManyElements(BadInput):
+    """The markup holds more tags than a page is allowed (:mod:`extractors.markup_limits`)."""
+
+    reason = "too_many_elements"

@@ -1,6 +1,6 @@
 """Limits on hostile markup that libxml2 would parse slowly or silently truncate.
 
-Two cases, both checked wherever a page is parsed (:func:`extractors.page.parse_page` and the
+Three cases, all checked wherever a page is parsed (:func:`extractors.page.parse_page` and the
 crawler's link scan), so a page is either parsed whole or refused with a reason, never slowly and
 never silently emptied:
 
@@ -9,6 +9,11 @@ never silently emptied:
   attributes 1.4 s, 200 000 about 90 s). :func:`attribute_overflow` finds such a tag in linear time
   before parsing. ``MAX_ATTRIBUTES_PER_ELEMENT`` is far above real pages: the largest element over
   2 690 pages of the evaluation datasets (400 a dataset) has 70 attributes (p99: 26).
+- **elements per page** (``too_many_elements``): the parse, the cleaning and the node table run C
+  loops over the whole tree that hold the GIL (measured on a page of 200 000 links, 8.6 MB: 1.4 s
+  of one worker thread's ``parse_page`` with the reactor thread waiting, 537 MB resident).
+  :func:`markup_overflow` counts ``<`` characters (an upper bound of the tags, in one C call):
+  ``MAX_MARKUP_TAGS`` is about ten times the most of 2 489 real pages (21 646; p99 9 871).
 - **nesting depth** (``too_deep``): libxml2 stops parsing at depth 2 048 (256 without ``huge_tree``)
   and keeps only what it parsed so far, with an ``Excessive depth`` error in the parser's log and no
   exception. :func:`depth_exceeded` reads that log. Real pages nest at most 108 deep (same sample).
@@ -25,11 +30,20 @@ import re
 
 from lxml import etree
 
-__all__ = ["MAX_ATTRIBUTES_PER_ELEMENT", "attribute_overflow", "depth_exceeded"]
+__all__ = [
+    "MAX_ATTRIBUTES_PER_ELEMENT",
+    "MAX_MARKUP_TAGS",
+    "attribute_overflow",
+    "depth_exceeded",
+    "markup_overflow",
+]
 
 #: An element with more attributes than this makes the page ``too_many_attributes`` (14x the
 #: largest real element measured, see the module docstring; parsing 1 000 costs ~1 ms).
 MAX_ATTRIBUTES_PER_ELEMENT = 1_000
+#: A page with more ``<`` than this is ``too_many_elements`` (see the module docstring): a page of
+#: 50 000 links stays under it (about 0.3 s of GIL held, 200 MB), 200 000 do not.
+MAX_MARKUP_TAGS = 200_000
 
 # A start tag (group 1: its name), or a comment (skipped whole, as the parser does).
 _TAG_START = re.compile(r"<([A-Za-z][^\s/>]*)|<!--")
@@ -84,6 +98,16 @@ def _find_end(text: str, name: str, pos: int) -> int:
     """Where the end tag ``</name`` (any case) starts after ``pos``, or -1."""
     match = re.compile(rf"</{name}", re.IGNORECASE).search(text, pos)
     return -1 if match is None else match.start()
+
+
+def markup_overflow(text: str, limit: int = MAX_MARKUP_TAGS) -> int | None:
+    """The number of ``<`` in ``text`` when over ``limit`` (an upper bound of its tags), else None.
+
+    >>> markup_overflow("<p>" * 5, limit=4), markup_overflow("<p>a < b</p>", limit=4)
+    (5, None)
+    """
+    count = text.count("<")
+    return count if count > limit else None
 
 
 def depth_exceeded(parser: etree._FeedParser) -> bool:

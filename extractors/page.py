@@ -21,8 +21,15 @@ from extractors.errors import (
     MalformedDocument,
     MarkupTooComplex,
     TooDeep,
+    TooManyElements,
 )
-from extractors.markup_limits import MAX_ATTRIBUTES_PER_ELEMENT, attribute_overflow, depth_exceeded
+from extractors.markup_limits import (
+    MAX_ATTRIBUTES_PER_ELEMENT,
+    MAX_MARKUP_TAGS,
+    attribute_overflow,
+    depth_exceeded,
+    markup_overflow,
+)
 from extractors.nodetable import NodeTable, build_node_table
 
 __all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "Page", "parse_page"]
@@ -53,8 +60,9 @@ def parse_page(document: bytes | str, url: str | None = None, content_type: str 
     """Decode (bytes only), parse, clean and tabulate ``document``.
 
     Raises a :class:`extractors.errors.BadInput` subclass for empty, binary, undecodable, oversized
-    or unparseable input, and for hostile markup (:mod:`extractors.markup_limits`): an element with
-    too many attributes (``too_many_attributes``), nesting past the parser's limit (``too_deep``).
+    or unparseable input, and for hostile markup (:mod:`extractors.markup_limits`): too many tags
+    (``too_many_elements``), an element with too many attributes (``too_many_attributes``),
+    nesting past the parser's limit (``too_deep``).
     """
     size = len(document)
     if size > max_bytes:
@@ -87,6 +95,9 @@ def _parser() -> html.HTMLParser:
 def _parse(text: str) -> etree._Element:
     # Parsing UTF-8 bytes with a fixed encoding sidesteps lxml's refusal of str input that carries
     # an XML encoding declaration, and any meta charset that contradicts our decoding.
+    tags = markup_overflow(text)
+    if tags is not None:  # C loops over the whole tree hold the GIL: refuse before parsing
+        raise TooManyElements(f"the markup has {tags} tags, over the limit of {MAX_MARKUP_TAGS}")
     attributes = attribute_overflow(text)
     if attributes is not None:  # parse time grows with the square of an element's attributes
         raise MarkupTooComplex(f"an element has {attributes} or more attributes, over the limit of "

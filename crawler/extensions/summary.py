@@ -44,6 +44,7 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "refused": _prefixed(stats, "newscrawl/refused/"),
         "capped": _prefixed(stats, "newscrawl/capped/"),
         "rejected": _prefixed(stats, "newscrawl/rejected/"),
+        "reactor": _prefixed(stats, "newscrawl/reactor/"),
         "requests": stats.get("downloader/request_count", 0),
         "errors_logged": stats.get("log_count/ERROR", 0),
         "elapsed_seconds": round(elapsed_s, 3),

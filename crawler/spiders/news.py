@@ -4,9 +4,10 @@ Scope: links are followed on the page's own site (:func:`crawler.scope.site_orig
 without ``www.`` and port). Every request carries its seed's origin (``meta["newscrawl_seed_origin"]``),
 which :class:`crawler.downloadermiddlewares.address_guard.AddressGuard` needs for the seed exception
 of its SSRF rule. A page's links come from :func:`crawler.link_scan.scan_page`, run in a worker
-thread: nothing CPU-heavy runs on the reactor; a page it refuses (``too_many_attributes``,
-``too_deep``) is counted under ``newscrawl/skipped/<reason>`` and yields nothing, and links past
-``NEWSCRAWL_MAX_LINKS_PER_PAGE`` are cut (``newscrawl/capped/links``).
+thread: nothing CPU-heavy runs on the reactor; a page it refuses (``too_many_elements``,
+``too_many_attributes``, ``too_deep``) is counted under ``newscrawl/skipped/<reason>`` and yields
+nothing, and links past ``NEWSCRAWL_MAX_LINKS_PER_PAGE`` are cut (``newscrawl/capped/links``).
+Outputs are yielded ``OUTPUTS_PER_TURN`` at a time, the reactor getting a turn in between.
 
 Seeds come from the ``start_urls`` argument (a list, or a string of URLs separated by commas or
 whitespace: ``scrapy crawl news -a start_urls=https://a.example/,https://b.example/``), from a file
@@ -33,7 +34,8 @@ then the page's other links. Why the spider waits instead of the pipeline schedu
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -42,7 +44,7 @@ import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.http import Request, Response, TextResponse
-from scrapy.utils.asyncio import run_in_thread
+from scrapy.utils.asyncio import run_in_thread, sleep
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.python.failure import Failure
 
@@ -80,6 +82,10 @@ RECORD_OF = "newscrawl_record_of"
 DEFAULT_RECORDS_WAIT = 90.0
 #: The set of templates whose sibling was requested is forgotten past this size (memory bound).
 MAX_TEMPLATES_REMEMBERED = 100_000
+#: The callback gives the reactor a turn after this many outputs: each request costs the reactor
+#: ~0.1-0.2 ms through the middlewares and the scheduler, so a page of 5 000 links yielded at once
+#: held it for about a second (measured with crawler.extensions.reactor_health); 100 is ~20 ms.
+OUTPUTS_PER_TURN = 100
 
 
 def site_of(url: str) -> str:
@@ -161,23 +167,25 @@ class NewsSpider(scrapy.Spider):
         reason = skip_reason(response, max_bytes)
         scan = None if reason is not None else await self.scan(response)
         outputs = self.outputs(response, scan, reason)
-        if isinstance(outputs, list):
-            for output in outputs:
-                yield output
-        else:
+        if isinstance(outputs, AsyncIterator):
             async for output in outputs:
                 yield output
+            return
+        for n, output in enumerate(outputs, 1):
+            yield output
+            if n % OUTPUTS_PER_TURN == 0:
+                await sleep(0)
 
     def outputs(
         self, response: Response, scan: PageScan | None, reason: str | None = None
-    ) -> list[dict | Request] | AsyncIterator[dict | Request]:
+    ) -> Iterator[dict | Request] | AsyncIterator[dict | Request]:
         """What the page yields, once scanned: nothing (counted) when ``reason`` or the scan
         refuses it; else its sibling request and item, then its record and link requests."""
         reason = reason or (scan.refused if scan is not None else "not_html")
         if reason is not None:
             logger.info("skipped %s: %s", response.url, reason)
             self.count(f"skipped/{reason}")
-            return []
+            return iter(())
         for cap in scan.capped:
             logger.info("capped %s: %s (%d found)", response.url, cap, scan.found)
             self.count(f"capped/{cap}")
@@ -195,7 +203,7 @@ class NewsSpider(scrapy.Spider):
         head = [sibling_request, item] if sibling_request is not None else [item]
         if self.await_records and is_list:
             return self.list_output(response, head, links)
-        return [*head, *self.link_requests(response, links, {r.url for r in head[:-1]})]
+        return chain(head, self.link_requests(response, links, {r.url for r in head[:-1]}))
 
     async def scan(self, response: Response) -> PageScan:
         """The page's links (:func:`crawler.link_scan.scan_page` in a worker thread)."""
@@ -219,20 +227,26 @@ class NewsSpider(scrapy.Spider):
             records = []  # past DEPTH_LIMIT: the depth middleware would drop them
         site = site_origin(response.url)
         done = {r.url for r in head[:-1]}
-        for url in records:
-            if site_origin(url) != site or url in done:
-                continue
-            done.add(url)
+        records = [u for u in dict.fromkeys(records) if site_origin(u) == site and u not in done]
+        done.update(records)
+        for n, url in enumerate(records, 1):
             self.count("wrappers/records_requested")
             yield self.request(
                 url, response, priority=RECORD_PRIORITY, meta={RECORD_OF: response.url}
             )
-        for request in self.link_requests(response, links, done):
+            if n % OUTPUTS_PER_TURN == 0:
+                await sleep(0)
+        for n, request in enumerate(self.link_requests(response, links, done), 1):
             yield request
+            if n % OUTPUTS_PER_TURN == 0:
+                await sleep(0)
 
-    def link_requests(self, page: Response, links: list[str], done: set[str]) -> list[Request]:
-        """Requests of the page's links at the normal priority, but those in ``done``."""
-        return [self.request(url, page) for url in links if url not in done]
+    def link_requests(
+        self, page: Response, links: list[str], done: set[str]
+    ) -> Iterator[Request]:
+        """Requests of the page's links at the normal priority, but those in ``done`` (lazily:
+        built as they are taken)."""
+        return (self.request(url, page) for url in links if url not in done)
 
     def sibling_request(self, response: Response, key: str, link: str | None) -> Request | None:
         """The high-priority request of ``link`` for the first article of template ``key``."""

@@ -41,7 +41,7 @@ def response(path: str, depth: int = 1) -> HtmlResponse:
 
 def parsed(spider: NewsSpider, resp: HtmlResponse) -> list:
     """The spider's output for ``resp``, the link scan run here (no reactor: no worker thread)."""
-    return spider.outputs(resp, scan_page(resp))
+    return list(spider.outputs(resp, scan_page(resp)))
 
 
 def article_paths() -> list[str]:
