@@ -9,11 +9,13 @@ The slug is the ``<reason>`` of the ``newscrawl/skipped/<reason>`` stats key.
 'timeout'
 
 A response that decompresses past ``DOWNLOAD_MAXSIZE`` (a gzip bomb) is ``too_large``, like one
-whose download passed it; a request :class:`~crawler.downloadermiddlewares.address_guard.AddressGuard`
-refused is ``refused`` (its own counter, ``newscrawl/refused/<reason>``, says why).
+whose download passed it; a request
+:class:`~crawler.downloadermiddlewares.address_guard.AddressGuard` refused is ``refused`` (its own
+counter, ``newscrawl/refused/<reason>``, says why).
 
 >>> failure_reason(IgnoreRequest("Ignored response <200 http://a/> because its body (10 B "
-...     "compressed, 11 B decompressed so far) exceeded DOWNLOAD_MAXSIZE (10 B) during decompression."))
+...     "compressed, 11 B decompressed so far) exceeded DOWNLOAD_MAXSIZE (10 B) during "
+...     "decompression."))
 'too_large'
 """
 

@@ -39,7 +39,7 @@ __all__ = ["MAX_LINKS_PER_PAGE", "PageScan", "scan_page"]
 #: and bounds what one hostile page adds to the queue.
 MAX_LINKS_PER_PAGE = 5_000
 _LINK_TAGS = ("a", "area")
-_DENY_EXTENSIONS = {"." + extension for extension in IGNORED_EXTENSIONS}
+_DENY_EXTENSIONS = frozenset("." + extension for extension in IGNORED_EXTENSIONS)
 
 
 @dataclass(slots=True)

@@ -65,8 +65,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: Records kept per list page (``NEWSCRAWL_MAX_RECORDS_PER_LIST``); more are cut and counted under
-#: ``newscrawl/capped/records``. Records are links of the page, so the bound is the spider's bound on
-#: links followed per page (``crawler.link_scan.MAX_LINKS_PER_PAGE``: 5 000, above the 3 859 links
+#: ``newscrawl/capped/records``. Records are links of the page, so the bound is the spider's bound
+#: on links followed per page (``crawler.link_scan.MAX_LINKS_PER_PAGE``: 5 000, above the 3 859 links
 #: of the most linked of 2 690 real pages); a hostile page of 200 000 links gave a 20 MB item.
 MAX_RECORDS_PER_LIST = 5_000
 NO_SIBLING = "no sibling list page to induce a wrapper from"

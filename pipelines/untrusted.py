@@ -1,13 +1,13 @@
-"""Untrusted bytes (Redis values, stored files, command-line JSON): JSON and zlib read within limits.
+"""Untrusted bytes (Redis values, stored files, command-line JSON) read within limits.
 
 Everything the crawl reads back from Redis or from a folder another process can write is parsed
 here, so a poisoned value costs a bounded amount of memory and time and ends as one
 :class:`UntrustedData` (a ``ValueError`` with a ``reason`` slug for the stats), never as an
 ``OverflowError``, a ``RecursionError`` or a gigabyte of memory:
 
-- :func:`load_json`: a size cap before parsing, no ``NaN``/``Infinity``/``1e999`` (non-finite numbers
-  are refused, not turned into ``inf``), integers of at most ``MAX_INT_DIGITS`` digits, and a nesting
-  depth cap checked on the parsed value (the C parser itself stops at Python's recursion limit,
+- :func:`load_json`: a size cap before parsing, no ``NaN``/``Infinity``/``1e999`` (non-finite
+  numbers are refused, not turned into ``inf``), integers of at most ``MAX_INT_DIGITS`` digits, and
+  a nesting depth cap checked on the parsed value (the C parser itself stops at Python's recursion limit,
   which is caught);
 - :func:`inflate`: zlib with ``max_length``, so a 1 MB bomb stops after ``max_bytes`` + 1 bytes.
 
@@ -82,7 +82,9 @@ def _constant(name: str) -> Any:
 def load_json(data: bytes | str, *, max_bytes: int, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     """Parse ``data`` as JSON within the limits (module docstring); :class:`UntrustedData` else."""
     if len(data) > max_bytes:
-        raise UntrustedData(f"{len(data)} bytes of JSON, over the limit of {max_bytes}", "too_large")
+        raise UntrustedData(
+            f"{len(data)} bytes of JSON, over the limit of {max_bytes}", "too_large"
+        )
     try:
         value = json.loads(
             data, parse_float=_finite, parse_int=_integer, parse_constant=_constant

@@ -1,8 +1,8 @@
 """NewsSpider: crawl news sites from seed URLs, following same-site links, one page item per page.
 
 Scope: links are followed on the page's own site (:func:`crawler.scope.site_origin`: scheme, host
-without ``www.`` and port). Every request carries its seed's origin (``meta["newscrawl_seed_origin"]``),
-which :class:`crawler.downloadermiddlewares.address_guard.AddressGuard` needs for the seed exception
+without ``www.`` and port). Every request carries its seed's origin
+(``meta["newscrawl_seed_origin"]``), which :class:`crawler.downloadermiddlewares.address_guard.AddressGuard` needs for the seed exception
 of its SSRF rule. A page's links come from :func:`crawler.link_scan.scan_page`, run in a worker
 thread: nothing CPU-heavy runs on the reactor; a page it refuses (``too_many_elements``,
 ``too_many_attributes``, ``too_deep``) is counted under ``newscrawl/skipped/<reason>`` and yields
@@ -147,7 +147,7 @@ class NewsSpider(scrapy.Spider):
             yield self.seed_request(url)
 
     def seed_request(self, url: str) -> Request:
-        """The request of seed ``url``: it carries its own origin (the SSRF rule's seed exception)."""
+        """The request of seed ``url``, carrying its own origin (the SSRF rule's seed exception)."""
         return self.request(url, meta={SEED_ORIGIN: host_origin(url)})
 
     def request(self, url: str, parent: Response | None = None, **kwargs: Any) -> Request:

@@ -4,8 +4,8 @@
   nested 100 000 deep, a non-finite number, bytes that are not JSON) in a real distributed crawl of
   a local site: the worker finishes the crawl, counts each entry, and the named module is never
   imported (it would leave a marker file);
-- sibling store values (a 200 KB zlib bomb that inflates to 200 MB, JSON that is not ours) and stored
-  wrappers (``"matched": 1e999``, nesting 100 000 deep) read through the real stores.
+- sibling store values (a 200 KB zlib bomb that inflates to 200 MB, JSON that is not ours) and
+  stored wrappers (``"matched": 1e999``, nesting 100 000 deep) read through the real stores.
 """
 
 from __future__ import annotations
