@@ -8,7 +8,7 @@ not run the process (a loaded machine). The largest lateness goes to
 the process itself can account for: each beat's lateness bounded by the CPU time the process used
 since the previous beat (a process the OS did not run used none), so it tells a stall caused by the
 crawl from one caused by other processes on the machine. At close the process's peak resident memory
-(``getrusage`` ``ru_maxrss``) to ``newscrawl/reactor/peak_rss_mb``; ``summary.json`` holds both
+(:func:`peak_rss_mb`) to ``newscrawl/reactor/peak_rss_mb``; ``summary.json`` holds them
 under ``"reactor"``. Hostile pages are measured with them (tests/crawler/test_hostile_measure.py).
 """
 
@@ -40,7 +40,16 @@ LOG_STALL_S = 0.5
 
 
 def peak_rss_mb() -> int:
-    """The peak resident memory of this process in MB (``ru_maxrss`` is KB on Linux, B on macOS)."""
+    """The peak resident memory of this process in MB: ``VmHWM`` of ``/proc/self/status`` on Linux
+    (``ru_maxrss`` there keeps the parent's peak across ``fork`` + ``exec``: a crawl started by a
+    process of 400 MB would report 400 MB), else ``ru_maxrss`` (KB on Linux, bytes on macOS)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak // (1024 * 1024) if sys.platform == "darwin" else peak // 1024
 
