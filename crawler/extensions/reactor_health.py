@@ -78,6 +78,9 @@ class ReactorHealth:
 
     def spider_opened(self) -> None:
         self.last, self.last_cpu = time.monotonic(), time.process_time()
+        for key in ("max_stall_ms", "max_busy_stall_ms"):  # present even in a crawl of one beat
+            self.crawler.stats.set_value(f"newscrawl/reactor/{key}", 0)
+        self.crawler.stats.set_value("newscrawl/reactor/peak_rss_mb", peak_rss_mb())
         self.beat.start(self.interval, now=False)
 
     def on_beat(self) -> None:
