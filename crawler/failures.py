@@ -7,6 +7,16 @@ The slug is the ``<reason>`` of the ``newscrawl/skipped/<reason>`` stats key.
 'redirect_loop'
 >>> failure_reason(TimeoutError())
 'timeout'
+
+A response that decompresses past ``DOWNLOAD_MAXSIZE`` (a gzip bomb) is ``too_large``, like one
+whose download passed it; a request
+:class:`~crawler.downloadermiddlewares.address_guard.AddressGuard` refused is ``refused`` (its own
+counter, ``newscrawl/refused/<reason>``, says why).
+
+>>> failure_reason(IgnoreRequest("Ignored response <200 http://a/> because its body (10 B "
+...     "compressed, 11 B decompressed so far) exceeded DOWNLOAD_MAXSIZE (10 B) during "
+...     "decompression."))
+'too_large'
 """
 
 from __future__ import annotations
@@ -21,6 +31,8 @@ from scrapy.exceptions import (
 )
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet import error as twisted_errors
+
+from crawler.downloadermiddlewares.address_guard import AddressRefused
 
 __all__ = ["failure_reason"]
 
@@ -44,8 +56,12 @@ def failure_reason(error: BaseException) -> str:
     """The reason slug for an exception an errback received."""
     if isinstance(error, HttpError):
         return f"http_{error.response.status}"
+    if isinstance(error, AddressRefused):
+        return "refused"
     if isinstance(error, IgnoreRequest):
         message = str(error).lower()
+        if "download_maxsize" in message:  # HttpCompressionMiddleware's message for a bomb
+            return "too_large"
         if "redirection" in message:
             return "redirect_loop"
         if "robots.txt" in message:

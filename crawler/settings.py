@@ -48,9 +48,21 @@ NEWSCRAWL_FRESH = False
 SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 DOWNLOADER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 
-# Pages larger than this are skipped (newscrawl/skipped/too_large); also the download size cap.
+# Pages larger than this are skipped (newscrawl/skipped/too_large); also the download size cap
+# (a gzip bomb stops there too, counted too_large).
 NEWSCRAWL_MAX_PAGE_BYTES = 10_000_000
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
+
+# Scope and SSRF (crawler/scope.py, crawler/downloadermiddlewares/address_guard.py): no request
+# reaches a loopback, private, link-local or reserved address, after DNS resolution and on every
+# redirect and meta refresh, except a seed's own scheme, host and port, and the networks listed
+# here (CIDR strings, e.g. ["10.0.0.0/8"]). Refusals: newscrawl/refused/<reason>.
+NEWSCRAWL_ALLOWED_NETWORKS: list[str] = []
+DOWNLOADER_MIDDLEWARES = {"crawler.downloadermiddlewares.address_guard.AddressGuard": 60}
+# Same-site links followed per page (crawler/link_scan.py); more are cut: newscrawl/capped/links.
+NEWSCRAWL_MAX_LINKS_PER_PAGE = 5_000
+# Records kept per list page (pipelines/lists.py); more are cut: newscrawl/capped/records.
+NEWSCRAWL_MAX_RECORDS_PER_LIST = 5_000
 
 ITEM_PIPELINES = dict(DEFAULT_PIPELINES)
 # The WARC archive is written at the downloader: every exchange, payload as received (pipelines/
@@ -62,7 +74,10 @@ EXTENSIONS = {
     "crawler.extensions.summary.CrawlSummary": 510,
     # Distributed mode only (NotConfigured without NEWSCRAWL_REDIS_URL): wait for work when idle.
     "crawler.scheduling.idle.WaitForWork": 520,
+    # Heartbeat: the longest reactor stall and the peak RSS, in the stats and summary.json.
+    "crawler.extensions.reactor_health.ReactorHealth": 530,
 }
+NEWSCRAWL_REACTOR_PROBE_INTERVAL = 0.05
 NEWSCRAWL_PROGRESS_INTERVAL = 10.0
 
 # Output folders (the CLI sets both from --out).

@@ -7,7 +7,10 @@ __all__ = [
     "DocumentTooLarge",
     "EmptyDocument",
     "MalformedDocument",
+    "MarkupTooComplex",
     "NotHTML",
+    "TooDeep",
+    "TooManyElements",
     "UndecodableDocument",
 ]
 
@@ -51,3 +54,22 @@ class MalformedDocument(BadInput):
     """The markup could not be repaired into a tree with a body."""
 
     reason = "malformed"
+
+
+class MarkupTooComplex(BadInput):
+    """An element has more attributes than the parser handles in reasonable time
+    (:mod:`extractors.markup_limits`)."""
+
+    reason = "too_many_attributes"
+
+
+class TooDeep(BadInput):
+    """The markup nests deeper than the parser's limit: it would keep only the part above it."""
+
+    reason = "too_deep"
+
+
+class TooManyElements(BadInput):
+    """The markup holds more tags than a page is allowed (:mod:`extractors.markup_limits`)."""
+
+    reason = "too_many_elements"

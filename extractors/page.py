@@ -15,7 +15,21 @@ from dataclasses import dataclass, field
 from lxml import etree, html
 
 from extractors.decoding import decode_html
-from extractors.errors import DocumentTooLarge, EmptyDocument, MalformedDocument
+from extractors.errors import (
+    DocumentTooLarge,
+    EmptyDocument,
+    MalformedDocument,
+    MarkupTooComplex,
+    TooDeep,
+    TooManyElements,
+)
+from extractors.markup_limits import (
+    MAX_ATTRIBUTES_PER_ELEMENT,
+    MAX_MARKUP_TAGS,
+    attribute_overflow,
+    depth_exceeded,
+    markup_overflow,
+)
 from extractors.nodetable import NodeTable, build_node_table
 
 __all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "Page", "parse_page"]
@@ -46,7 +60,9 @@ def parse_page(document: bytes | str, url: str | None = None, content_type: str 
     """Decode (bytes only), parse, clean and tabulate ``document``.
 
     Raises a :class:`extractors.errors.BadInput` subclass for empty, binary, undecodable, oversized
-    or unparseable input.
+    or unparseable input, and for hostile markup (:mod:`extractors.markup_limits`): too many tags
+    (``too_many_elements``), an element with too many attributes (``too_many_attributes``),
+    nesting past the parser's limit (``too_deep``).
     """
     size = len(document)
     if size > max_bytes:
@@ -79,10 +95,20 @@ def _parser() -> html.HTMLParser:
 def _parse(text: str) -> etree._Element:
     # Parsing UTF-8 bytes with a fixed encoding sidesteps lxml's refusal of str input that carries
     # an XML encoding declaration, and any meta charset that contradicts our decoding.
+    tags = markup_overflow(text)
+    if tags is not None:  # C loops over the whole tree hold the GIL: refuse before parsing
+        raise TooManyElements(f"the markup has {tags} tags, over the limit of {MAX_MARKUP_TAGS}")
+    attributes = attribute_overflow(text)
+    if attributes is not None:  # parse time grows with the square of an element's attributes
+        raise MarkupTooComplex(f"an element has {attributes} or more attributes, over the limit of "
+                               f"{MAX_ATTRIBUTES_PER_ELEMENT}")
+    parser = _parser()
     try:
-        root = html.document_fromstring(text.encode("utf-8", "replace"), parser=_parser())
+        root = html.document_fromstring(text.encode("utf-8", "replace"), parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise MalformedDocument(f"the markup cannot be parsed: {exc}") from exc
+    if depth_exceeded(parser):  # libxml2 stopped there, silently dropping the rest
+        raise TooDeep("the markup nests deeper than the parser's limit (2 048 elements)")
     if root is None:
         raise MalformedDocument("the markup holds no element")
     etree.strip_elements(root, *NOISE_TAGS, with_tail=False)

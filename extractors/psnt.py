@@ -73,6 +73,7 @@ Record(title='Story 0', url='https://s.com/n/0', date='2024-05-01', authors=[])
 from __future__ import annotations
 
 import logging
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -313,8 +314,12 @@ def _information_structures(paths: TagPaths, main: int, standard: list[int]) -> 
     return [paths.child_towards(main, part) for part in separate(paths, main, standard)]
 
 
-def apply_wrapper(wrapper: Wrapper, page: Page) -> Application:
-    """The records ``wrapper`` finds on ``page`` (paper 3.6.2); see the module docstring."""
+def apply_wrapper(wrapper: Wrapper, page: Page, max_records: int | None = None) -> Application:
+    """The records ``wrapper`` finds on ``page`` (paper 3.6.2); see the module docstring.
+
+    ``max_records``: stop after that many records (a hostile page may hold 200 000; the crawl caps
+    records per list page, see ``pipelines.lists.MAX_RECORDS_PER_LIST``).
+    """
     paths = TagPaths(page)
     mains = _find_main_structures(wrapper, paths)
     if not mains:
@@ -327,6 +332,8 @@ def apply_wrapper(wrapper: Wrapper, page: Page) -> Application:
         spans = (_link_runs(page, main, links) if wrapper.link_terminated
                  else _info_spans(paths, f"{wrapper.main_rpath}.{wrapper.info_rpath}", main, links))
         for rows, segments, own in spans:
+            if max_records is not None and len(records) >= max_records:
+                break
             record = build_record(page, rows, segments, own, base)
             if record is not None:
                 records.append(record)
@@ -362,7 +369,9 @@ def _info_spans(paths: TagPaths, info_rpath: str, main: int, links: list[int]):
     nodes = paths.nodes
     spans = []
     for info in paths.rows_with_rpath(info_rpath, main):
-        own = [r for r in links if paths.contains(info, r)]
+        # rows are in document order, a structure's rows a contiguous range: the links it holds
+        # are a slice of the sorted links (a scan of all links per structure is quadratic)
+        own = links[bisect_left(links, info):bisect_right(links, int(nodes.end[info]))]
         pieces = _own_structures(paths, info, own) if SPLIT_SHARED_STRUCTURES else None
         if pieces:
             spans.extend(((p, int(nodes.end[p])), (int(nodes.seg_lo[p]), int(nodes.seg_hi[p])),

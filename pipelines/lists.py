@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 __all__ = [
+    "MAX_RECORDS_PER_LIST",
     "NO_SIBLING",
     "ListOutcome",
     "ListStage",
@@ -63,6 +64,11 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: Records kept per list page (``NEWSCRAWL_MAX_RECORDS_PER_LIST``); more are cut and counted under
+#: ``newscrawl/capped/records``. Records are links of the page, so the bound is the spider's bound
+#: on links followed per page (``crawler.link_scan.MAX_LINKS_PER_PAGE``: 5 000, above the 3 859 links
+#: of the most linked of 2 690 real pages); a hostile page of 200 000 links gave a 20 MB item.
+MAX_RECORDS_PER_LIST = 5_000
 NO_SIBLING = "no sibling list page to induce a wrapper from"
 SINGLE_PAGE = "records from a wrapper induced from this page alone, not stored"
 LOCK_STRIPES = 64
@@ -111,16 +117,19 @@ def list_records(
     max_bytes: int,
     single_page: bool = False,
     no_sibling: str | None = None,
+    max_records: int = MAX_RECORDS_PER_LIST,
 ) -> ListOutcome:
     """The records of list ``page`` of template ``key`` (steps in the module docstring);
-    ``no_sibling`` is the pairing's reason for ``sibling`` being None."""
+    ``no_sibling`` is the pairing's reason for ``sibling`` being None. At most ``max_records`` + 1
+    records are built (the caller cuts to ``max_records`` and counts the cap)."""
     started = time.perf_counter()
     outcome = ListOutcome([], "none", None)
+    limit = max_records + 1
     stores = _Store(store, outcome)
     known: StoredWrapper | None = stores.call("get", key)
     kept: list[dict[str, Any]] = []
     if known is not None:
-        kept = _apply_known(stores, known, page, outcome)
+        kept = _apply_known(stores, known, page, outcome, limit)
         if outcome.event == "applied":
             outcome.timings_ms["psnt"] = _ms(started)
             return outcome
@@ -130,15 +139,15 @@ def list_records(
             f"wrapper no longer matches ({outcome.drift}); {NO_SIBLING}"
         )
         if single_page and not kept:
-            _single_page(key, page, no_sibling, outcome)
+            _single_page(key, page, no_sibling, outcome, limit)
     else:
-        _induce(stores, key, page, sibling, max_bytes, outcome, replacing=known)
+        _induce(stores, key, page, sibling, max_bytes, outcome, replacing=known, limit=limit)
     outcome.timings_ms["psnt"] = _ms(started)
     return outcome
 
 
 def _apply_known(
-    stores: _Store, known: StoredWrapper, page: Page, outcome: ListOutcome
+    stores: _Store, known: StoredWrapper, page: Page, outcome: ListOutcome, limit: int
 ) -> list[dict[str, Any]]:
     """Apply a stored wrapper; on a match fill ``outcome``; else note the drift; its records."""
     try:
@@ -146,7 +155,7 @@ def _apply_known(
     except ValueError as exc:
         outcome.drift = f"stored wrapper unreadable: {exc}"
         return []
-    application = psnt.apply_wrapper(wrapper, page)
+    application = psnt.apply_wrapper(wrapper, page, limit)
     records = [r.to_dict() for r in application.records]
     outcome.drift = application.reason or drift_reason(len(records), known.history)
     if outcome.drift is None:
@@ -163,6 +172,7 @@ def _induce(
     max_bytes: int,
     outcome: ListOutcome,
     replacing: StoredWrapper | None,
+    limit: int | None = None,
 ) -> None:
     try:
         other = parse_page(
@@ -178,7 +188,7 @@ def _induce(
         outcome.reason = induction.reason or "no wrapper induced"
         return
     wrapper = induction.wrapper
-    application = psnt.apply_wrapper(wrapper, page)
+    application = psnt.apply_wrapper(wrapper, page, limit)
     records = [r.to_dict() for r in application.records]
     if application.reason is not None:
         outcome.reason = f"induced wrapper found no records: {application.reason}"
@@ -190,14 +200,16 @@ def _induce(
     outcome.event = "reinduced" if replacing is not None else "induced"
 
 
-def _single_page(key: str, page: Page, no_sibling: str | None, outcome: ListOutcome) -> None:
+def _single_page(
+    key: str, page: Page, no_sibling: str | None, outcome: ListOutcome, limit: int | None = None
+) -> None:
     """Step 3: induce from ``page`` alone, apply to it, keep the wrapper out of the store."""
     why = f"{outcome.reason} ({no_sibling})" if no_sibling else outcome.reason
     induction = psnt.induce_wrapper(page, None)
     if induction.wrapper is None:
         outcome.reason = f"{why}; single-page induction: {induction.reason or 'no wrapper'}"
         return
-    application = psnt.apply_wrapper(induction.wrapper, page)
+    application = psnt.apply_wrapper(induction.wrapper, page, limit)
     if application.reason is not None or not application.records:
         outcome.reason = f"{why}; single-page wrapper found no records: {application.reason}"
         return
@@ -250,6 +262,9 @@ class ListStage:
         self.store = store
         self.board = record_board(crawler)
         self.single_page = crawler.settings.getbool("NEWSCRAWL_WRAPPERS_SINGLE_PAGE", True)
+        self.max_records = crawler.settings.getint(
+            "NEWSCRAWL_MAX_RECORDS_PER_LIST", MAX_RECORDS_PER_LIST
+        )
         # Pages of one template go through the store one at a time (per process): of two section
         # pages extracted together, the second applies the wrapper the first induced instead of
         # inducing its own. Striped: a bounded number of locks for any number of templates.
@@ -287,8 +302,13 @@ class ListStage:
         key = item.get("template_key") or ""
         outcome = await run_in_thread(
             _locked_records, self._locks[hash(key) % len(self._locks)], self.store, key, page,
-            (sibling, no_sibling, self.single_page), max_bytes,
+            (sibling, no_sibling, self.single_page), max_bytes, self.max_records,
         )
+        if len(outcome.records) > self.max_records:
+            logger.info("capped %s: %d records, kept %d", item["url"], len(outcome.records),
+                        self.max_records)
+            self.crawler.stats.inc_value("newscrawl/capped/records")
+            outcome.records = outcome.records[: self.max_records]
         self._count_outcome(outcome)
         used = outcome.event in ("induced", "reinduced")
         note = {
@@ -340,9 +360,10 @@ def _locked_records(
     page: Page,
     pairing: tuple[StoredPage | None, str | None, bool],
     max_bytes: int,
+    max_records: int = MAX_RECORDS_PER_LIST,
 ) -> ListOutcome:
     """:func:`list_records` under the template's lock (worker thread); ``pairing`` is (sibling,
     the pairing's reason when there is none, single-page fallback on)."""
     with lock:
         return list_records(store, key, page, pairing[0], max_bytes, single_page=pairing[2],
-                            no_sibling=pairing[1])
+                            no_sibling=pairing[1], max_records=max_records)

@@ -57,6 +57,7 @@ from pipelines.sibling_hold import HOLD_FULL, SiblingHold
 from pipelines.siblings import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_PAGE_BYTES,
     DEFAULT_PER_TEMPLATE,
     DEFAULT_TTL,
     MemorySiblingStore,
@@ -269,15 +270,19 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
         return None
     per_template = s.getint("NEWSCRAWL_SIBLINGS_PER_TEMPLATE", DEFAULT_PER_TEMPLATE)
     max_body = s.getint("NEWSCRAWL_SIBLING_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)
+    max_page = s.getint("NEWSCRAWL_MAX_PAGE_BYTES", DEFAULT_MAX_PAGE_BYTES)
     url = s.get("NEWSCRAWL_REDIS_URL")
     store: SiblingStore
     if url:
         client = store_client(str(url))
         ttl = s.getint("NEWSCRAWL_SIBLING_TTL", DEFAULT_TTL)
-        store = RedisSiblingStore(client, per_template, ttl, max_body)
+        store = RedisSiblingStore(
+            client, per_template, ttl, max_body, max_page_bytes=max_page,
+            on_reject=lambda reason: crawler.stats.inc_value("newscrawl/rejected/sibling_entry"),
+        )
     else:
         max_bytes = s.getint("NEWSCRAWL_SIBLING_STORE_MAX_BYTES", DEFAULT_MAX_BYTES)
-        store = MemorySiblingStore(per_template, max_bytes, max_body)
+        store = MemorySiblingStore(per_template, max_bytes, max_body, max_page)
     hold = SiblingHold(
         wait=s.getfloat("NEWSCRAWL_SIBLING_WAIT", DEFAULT_WAIT),
         max_pages=s.getint("NEWSCRAWL_SIBLING_HOLD_MAX_PAGES", DEFAULT_HOLD_MAX_PAGES),

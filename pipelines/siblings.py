@@ -13,6 +13,11 @@ every template key, bodies zlib-compressed:
   transaction, so every worker sees every worker's pages and a key dies ``ttl`` seconds after its
   last write. Bodies whose compressed size is over ``max_body_bytes`` are not stored (both stores).
 
+Reading back is bounded (:mod:`pipelines.untrusted`): a body never inflates past ``max_page_bytes``
+(the crawl's page size cap), and a Redis value this store did not write (not JSON, a bomb, missing
+fields) is skipped, logged and passed to ``on_reject`` (the pairing counts it under
+``newscrawl/rejected/sibling_entry``).
+
 ``get(template_key, exclude_url)`` returns the newest stored page of the template whose URL is not
 ``exclude_url`` (a page is never its own sibling), or None.
 
@@ -35,8 +40,11 @@ import logging
 import threading
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+
+from pipelines.untrusted import UntrustedData, inflate, load_json
 
 if TYPE_CHECKING:
     import redis
@@ -44,6 +52,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_PAGE_BYTES",
     "DEFAULT_PER_TEMPLATE",
     "DEFAULT_TTL",
     "MemorySiblingStore",
@@ -60,6 +69,8 @@ DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: A page whose compressed body is larger than this is not stored (both stores).
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 DEFAULT_TTL = 24 * 3600
+#: A stored body never inflates past this (the default of ``NEWSCRAWL_MAX_PAGE_BYTES``).
+DEFAULT_MAX_PAGE_BYTES = 10_000_000
 REDIS_KEY_PREFIX = "newscrawl:siblings:"
 
 
@@ -102,12 +113,14 @@ class MemorySiblingStore:
         per_template: int = DEFAULT_PER_TEMPLATE,
         max_bytes: int = DEFAULT_MAX_BYTES,
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
     ) -> None:
         if per_template < 1:
             raise ValueError(f"per_template must be at least 1, got {per_template}")
         self.per_template = per_template
         self.max_bytes = max_bytes
         self.max_body_bytes = max_body_bytes
+        self.max_page_bytes = max_page_bytes
         self._templates: OrderedDict[str, list[_Entry]] = OrderedDict()
         self._lock = threading.Lock()
         self.total_bytes = 0
@@ -124,7 +137,8 @@ class MemorySiblingStore:
             found = next((e for e in entries or () if e.url != exclude_url), None)
         if found is None:
             return None
-        return StoredPage(found.url, zlib.decompress(found.data), found.content_type)
+        body = inflate(found.data, max_bytes=self.max_page_bytes)  # ours: never over the cap
+        return StoredPage(found.url, body, found.content_type)
 
     def add(self, template_key: str, url: str, body: bytes, content_type: str | None) -> bool:
         data = zlib.compress(body)
@@ -160,6 +174,8 @@ class RedisSiblingStore:
         ttl: int = DEFAULT_TTL,
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         key_prefix: str = REDIS_KEY_PREFIX,
+        max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
+        on_reject: Callable[[str], None] | None = None,
     ) -> None:
         if per_template < 1:
             raise ValueError(f"per_template must be at least 1, got {per_template}")
@@ -168,16 +184,29 @@ class RedisSiblingStore:
         self.ttl = ttl
         self.max_body_bytes = max_body_bytes
         self.key_prefix = key_prefix
+        self.max_page_bytes = max_page_bytes
+        self.on_reject = on_reject
 
     def key(self, template_key: str) -> str:
         return self.key_prefix + template_key
 
     def get(self, template_key: str, exclude_url: str) -> StoredPage | None:
         for raw in self.client.lrange(self.key(template_key), 0, self.per_template - 1):
-            page = _decode(raw)
+            page = self._decode(raw)
             if page is not None and page.url != exclude_url:
                 return page
         return None
+
+    def _decode(self, raw: bytes | str) -> StoredPage | None:
+        """A stored JSON value back to a page; None (logged, counted) for a value this store did
+        not write or that is over the limits."""
+        try:
+            return decode_value(raw, self.max_body_bytes, self.max_page_bytes)
+        except UntrustedData as exc:
+            logger.warning("ignored an unreadable sibling store value: %s", exc)
+            if self.on_reject is not None:
+                self.on_reject(exc.reason)
+            return None
 
     def add(self, template_key: str, url: str, body: bytes, content_type: str | None) -> bool:
         data = zlib.compress(body)
@@ -195,12 +224,28 @@ class RedisSiblingStore:
         return True
 
 
-def _decode(raw: bytes | str) -> StoredPage | None:
-    """A stored JSON value back to a page; None (logged) for a value this store did not write."""
+def decode_value(raw: bytes | str, max_body_bytes: int, max_page_bytes: int) -> StoredPage:
+    """A stored JSON value back to a page; :class:`UntrustedData` for anything this store did not
+    write: not JSON, wrong types, a compressed body over ``max_body_bytes`` or one that inflates
+    past ``max_page_bytes``.
+
+    >>> decode_value('{"url": "u", "body": "eJzLSM3JyQcABiwCFQ=="}', 100, 100).body
+    b'hello'
+    >>> decode_value('{"url": "u", "body": 1e999}', 100, 100)
+    Traceback (most recent call last):
+    ...
+    pipelines.untrusted.UntrustedData: not finite: 1e999
+    """
+    # base64 makes 4 bytes of 3, plus the URL and Content-Type (bounded by the same slack)
+    value = load_json(raw, max_bytes=max_body_bytes * 4 // 3 + 64_000, max_depth=2)
+    if not isinstance(value, dict):
+        raise UntrustedData("a sibling store value is a JSON object", "invalid")
+    url, data, content_type = value.get("url"), value.get("body"), value.get("content_type")
+    if not isinstance(url, str) or not isinstance(data, str) \
+            or not isinstance(content_type, (str, type(None))):
+        raise UntrustedData("a sibling store value needs a str url and body", "invalid")
     try:
-        value = json.loads(raw)
-        body = zlib.decompress(base64.b64decode(value["body"], validate=True))
-        return StoredPage(str(value["url"]), body, value.get("content_type"))
-    except (ValueError, KeyError, TypeError, zlib.error) as exc:
-        logger.warning("ignored an unreadable sibling store value: %s", exc)
-        return None
+        compressed = base64.b64decode(data, validate=True)
+    except ValueError as exc:
+        raise UntrustedData(f"body is not base64: {exc}", "invalid") from exc
+    return StoredPage(url, inflate(compressed, max_bytes=max_page_bytes), content_type)

@@ -15,6 +15,12 @@ induced from and when, how often it has matched since, and the record counts of 
   template at the same instant may lose one count (the counts are for drift detection and the
   summary, not billing).
 
+Stored JSON is untrusted (another process, or anyone with access to Redis or the folder, can write
+it): :func:`read_stored` parses it within limits and :meth:`StoredWrapper.from_json` checks every
+field's type and range, so a bad entry (``"matched": 1e999``, JSON nested 100 000 deep, a wrong
+type) is skipped, logged and counted (``newscrawl/rejected/wrapper_entry``): its template simply
+induces a new wrapper, as if none was stored.
+
 Both are thread-safe enough to be called from worker threads; the Redis one propagates
 ``redis.RedisError`` (the caller counts it and goes on without the wrapper).
 
@@ -39,12 +45,14 @@ import os
 import statistics
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from extractors.psnt import MIN_LINK_GROUP
 from pipelines.redis_client import store_client
+from pipelines.untrusted import load_json
 
 if TYPE_CHECKING:
     import redis
@@ -61,6 +69,7 @@ __all__ = [
     "StoredWrapper",
     "WrapperStore",
     "drift_reason",
+    "read_stored",
     "wrapper_store_from_crawler",
 ]
 
@@ -80,6 +89,11 @@ MIN_RECORDS = MIN_LINK_GROUP
 #: section page with half its usual records (a short last page) still matches while a page where
 #: the wrapper finds only a stray block (typically < 1/4 of the usual records) is re-induced.
 DRIFT_RATIO = 0.5
+#: A stored wrapper's JSON larger than this is refused: the wrappers of the demo and of the 84
+#: annotated list pages are 1-3 KB (rpaths and two source URLs); 1 MB is far above any real one.
+MAX_STORED_BYTES = 1_000_000
+#: Largest match count accepted from the store (a count read back, not a limit on crawling).
+MAX_COUNT = 10**12
 
 
 @dataclass(slots=True)
@@ -111,22 +125,43 @@ class StoredWrapper:
         if not isinstance(data, dict) or data.get("store_version") != STORE_VERSION:
             raise ValueError("not a stored wrapper of version %d" % STORE_VERSION)
         try:
-            stored = cls(
-                key=str(data["key"]),
-                wrapper=dict(data["wrapper"]),
-                notation=str(data["notation"]),
-                induced_from=[str(u) for u in data["induced_from"]],
-                induced_at=str(data["induced_at"]),
-                matched=int(data.get("matched", 0)),
-                history=[int(n) for n in data.get("history", [])],
-            )
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"stored wrapper misses or mistypes a field: {exc}") from exc
-        return stored
+            texts = [data[name] for name in ("key", "notation", "induced_at")]
+            sources, wrapper = data["induced_from"], data["wrapper"]
+        except KeyError as exc:
+            raise ValueError(f"stored wrapper misses the field {exc}") from exc
+        history = data.get("history", [])
+        if not all(isinstance(t, str) for t in texts) or not isinstance(wrapper, dict) \
+                or not isinstance(sources, list) or not all(isinstance(u, str) for u in sources):
+            raise ValueError("stored wrapper mistypes a field (key, notation, induced_at, "
+                             "induced_from, wrapper)")
+        if not isinstance(history, list) or len(history) > HISTORY_LEN:
+            raise ValueError(f"history must be a list of at most {HISTORY_LEN} counts")
+        return cls(key=texts[0], wrapper=wrapper, notation=texts[1], induced_from=sources,
+                   induced_at=texts[2], matched=_count(data.get("matched", 0), "matched"),
+                   history=[_count(n, "history") for n in history])
 
     def note_match(self, records: int) -> None:
         self.matched += 1
         self.history = (self.history + [records])[-HISTORY_LEN:]
+
+
+def _count(value: Any, name: str) -> int:
+    """A stored count: an int from 0 to ``MAX_COUNT``, else ValueError naming the field."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
+        raise ValueError(f"{name} must be a count from 0 to {MAX_COUNT}, got {value!r:.40}")
+    return value
+
+
+def read_stored(raw: bytes | str) -> StoredWrapper:
+    """A stored wrapper from its JSON (a file or a Redis value), parsed within limits;
+    ValueError (:class:`pipelines.untrusted.UntrustedData` for the JSON itself) otherwise.
+
+    >>> read_stored('{"store_version": 1, "matched": 1e999}')
+    Traceback (most recent call last):
+    ...
+    pipelines.untrusted.UntrustedData: not finite: 1e999
+    """
+    return StoredWrapper.from_json(load_json(raw, max_bytes=MAX_STORED_BYTES))
 
 
 def drift_reason(records: int, history: list[int]) -> str | None:
@@ -165,9 +200,10 @@ class WrapperStore(Protocol):
 class MemoryWrapperStore:
     """In-process store (tests, and crawls without an output folder)."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_reject: Callable[[str], None] | None = None) -> None:
         self._wrappers: dict[str, StoredWrapper] = {}
         self._lock = threading.Lock()
+        self.on_reject = on_reject  # called with the key of a stored entry that was unreadable
 
     def __len__(self) -> int:
         return len(self._wrappers)
@@ -191,8 +227,10 @@ class MemoryWrapperStore:
 class FileWrapperStore(MemoryWrapperStore):
     """One JSON file per template key in ``folder``, written atomically, read back on demand."""
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
-        super().__init__()
+    def __init__(
+        self, folder: str | os.PathLike[str], on_reject: Callable[[str], None] | None = None
+    ) -> None:
+        super().__init__(on_reject)
         self.folder = Path(folder)
 
     def path(self, key: str) -> Path:
@@ -221,11 +259,15 @@ class FileWrapperStore(MemoryWrapperStore):
     def _read(self, key: str) -> StoredWrapper | None:
         path = self.path(key)
         try:
-            stored = StoredWrapper.from_json(json.loads(path.read_text(encoding="utf-8")))
+            with open(path, "rb") as stored_file:
+                raw = stored_file.read(MAX_STORED_BYTES + 1)
+            stored = read_stored(raw)
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:
             logger.warning("ignored the unreadable wrapper file %s: %s", path, exc)
+            if self.on_reject is not None:
+                self.on_reject(key)
             return None
         return stored if stored.key == key else None  # a hash collision: not ours
 
@@ -250,18 +292,26 @@ class RedisWrapperStore:
     Calls block on the network (run them off the reactor thread); Redis errors propagate.
     """
 
-    def __init__(self, client: redis.Redis, key: str = REDIS_KEY) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        key: str = REDIS_KEY,
+        on_reject: Callable[[str], None] | None = None,
+    ) -> None:
         self.client = client
         self.key = key
+        self.on_reject = on_reject
 
     def get(self, key: str) -> StoredWrapper | None:
         raw = self.client.hget(self.key, key)
         if raw is None:
             return None
         try:
-            return StoredWrapper.from_json(json.loads(raw))
-        except ValueError as exc:  # json.JSONDecodeError is a ValueError
+            return read_stored(raw)
+        except ValueError as exc:  # UntrustedData, UnicodeDecodeError are ValueErrors
             logger.warning("ignored an unreadable stored wrapper of %s: %s", key, exc)
+            if self.on_reject is not None:
+                self.on_reject(key)
             return None
 
     def put(self, stored: StoredWrapper) -> None:
@@ -287,12 +337,16 @@ def wrapper_store_from_crawler(crawler: Any) -> WrapperStore:
     ``<NEWSCRAWL_JSONL_DIR>/wrappers``; in memory only when neither folder is set.
     """
     s = crawler.settings
+
+    def on_reject(key: str) -> None:  # an unreadable stored wrapper: the template re-induces
+        crawler.stats.inc_value("newscrawl/rejected/wrapper_entry")
+
     url = s.get("NEWSCRAWL_REDIS_URL")
     if url:
         # fail fast: an outage means "no wrapper" for a page, never a stalled crawl
         key = s.get("NEWSCRAWL_WRAPPER_KEY") or REDIS_KEY
-        return RedisWrapperStore(store_client(str(url)), key)
+        return RedisWrapperStore(store_client(str(url)), key, on_reject)
     folder = s.get("NEWSCRAWL_WRAPPER_DIR")
     if not folder and s.get("NEWSCRAWL_JSONL_DIR"):
         folder = os.path.join(str(s.get("NEWSCRAWL_JSONL_DIR")), WRAPPER_FOLDER)
-    return FileWrapperStore(folder) if folder else MemoryWrapperStore()
+    return FileWrapperStore(folder, on_reject) if folder else MemoryWrapperStore(on_reject)

@@ -9,6 +9,8 @@ import sys
 from extractors import parse_page
 from extractors.errors import BadInput
 from extractors.psnt import Wrapper, apply_wrapper
+from pipelines.untrusted import UntrustedData, load_json
+from pipelines.wrappers import MAX_STORED_BYTES
 
 __all__ = ["add_parser", "load_wrapper", "run"]
 
@@ -30,14 +32,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def load_wrapper(path: str) -> Wrapper:
-    """The wrapper stored at ``path``; ValueError naming the file and the problem."""
+    """The wrapper stored at ``path``; ValueError naming the file and the problem.
+
+    The file is untrusted: read within :data:`pipelines.wrappers.MAX_STORED_BYTES` and parsed with
+    :func:`pipelines.untrusted.load_json` (depth cap, finite numbers), so ``1e999`` or JSON nested
+    100 000 deep is a clear error, not a traceback.
+    """
     try:
-        with open(path, encoding="utf-8") as stored:
-            data = json.load(stored)
+        with open(path, "rb") as stored:
+            raw = stored.read(MAX_STORED_BYTES + 1)
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror}") from error
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path} is not JSON: {error.msg} (line {error.lineno})") from error
+    try:
+        data = load_json(raw, max_bytes=MAX_STORED_BYTES)
+    except UntrustedData as error:
+        raise ValueError(f"{path} is not a readable wrapper: {error}") from error
     try:
         return Wrapper.from_json(data)
     except ValueError as error:

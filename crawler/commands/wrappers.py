@@ -28,6 +28,7 @@ from pipelines.wrappers import (
     FileWrapperStore,
     RedisWrapperStore,
     StoredWrapper,
+    read_stored,
 )
 
 __all__ = ["add_parser", "format_line", "store_key", "run_add", "run_list"]
@@ -161,8 +162,8 @@ def run_list(args: argparse.Namespace) -> int:
     wrappers = []
     for where, raw in documents:
         try:
-            wrappers.append(StoredWrapper.from_json(json.loads(raw)))
-        except ValueError as error:  # json.JSONDecodeError and UnicodeDecodeError are ValueErrors
+            wrappers.append(read_stored(raw))
+        except ValueError as error:  # UntrustedData and UnicodeDecodeError are ValueErrors
             print(f"newscrawl wrappers: skipped {where}: {error}", file=sys.stderr)
     for stored in sorted(wrappers, key=lambda s: s.key):
         if args.json:

@@ -3,7 +3,10 @@
 The summary counts pages fetched, items written, items per page type, pages skipped by reason, the
 sibling pairing of extracted pages (``newscrawl/siblings/*``), the PSNT wrappers of list pages
 (``newscrawl/wrappers/*``), the errors logged and the time taken; :func:`summary_text` renders it
-for the CLI.
+for the CLI. Hostile input has its own counts, shown when not empty: requests refused by the SSRF
+rule (``newscrawl/refused/<reason>``), caps applied (``newscrawl/capped/<what>``: links per page,
+records per list page) and entries read from Redis or files and rejected
+(``newscrawl/rejected/<source>``: queue entries, sibling store values, stored wrappers).
 """
 
 from __future__ import annotations
@@ -46,6 +49,10 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
             for k in ("items_streamed", "stream_duplicates")
             if f"newscrawl/{k}" in stats
         },
+        "refused": _prefixed(stats, "newscrawl/refused/"),
+        "capped": _prefixed(stats, "newscrawl/capped/"),
+        "rejected": _prefixed(stats, "newscrawl/rejected/"),
+        "reactor": _prefixed(stats, "newscrawl/reactor/"),
         "requests": stats.get("downloader/request_count", 0),
         "errors_logged": stats.get("log_count/ERROR", 0),
         "elapsed_seconds": round(elapsed_s, 3),
@@ -137,12 +144,18 @@ def summary_text(summary: dict) -> str:
     def counts(d: dict[str, int]) -> str:
         return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
 
+    hostile = [
+        f"{name + ':':<17}{counts(summary[name])}"
+        for name in ("refused", "capped", "rejected")
+        if summary.get(name)
+    ]
     return "\n".join(
         [
             f"pages fetched:   {summary['pages_fetched']}",
             f"items written:   {summary['items_written']}",
             f"page types:      {counts(summary['page_types'])}",
             f"skipped/errors:  {counts(summary['skipped'])}",
+            *hostile,
             f"siblings:        {siblings_text(summary.get('siblings', {}))}",
             f"wrappers:        {wrappers_text(summary.get('wrappers', {}))}",
             *reliability_lines(summary),

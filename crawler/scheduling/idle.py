@@ -78,7 +78,7 @@ class WaitForWork:
             self._seen_activity, self._idle_since = self.activity, now
         seeds = self.pop_seeds()
         for url in seeds:
-            make = getattr(spider, "request", None)
+            make = getattr(spider, "seed_request", None) or getattr(spider, "request", None)
             self.crawler.engine.crawl(make(url) if make else Request(url))
         if seeds:
             logger.info("scheduled %d seeds from %s", len(seeds), self.seeds_key)

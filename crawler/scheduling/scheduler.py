@@ -15,6 +15,9 @@ Replaced, because they lose requests:
 - the fingerprint and the request went to Redis in two calls: now one script.
 - an enqueue while Redis was away raised and the request was dropped: writes now go through the
   :class:`~crawler.scheduling.link.RedisLink`, which holds them and replays them in order.
+- a queue entry the JSON serializer refuses (a request class, callback or field it did not write:
+  :class:`crawler.serializers.json_request.RejectedRequest`) is acknowledged and counted under
+  ``newscrawl/rejected/queue_entry`` instead of letting the error out into the engine.
 
 ``close()`` and ``flush()`` never delete the shared keys (scrapy-redis's ``close()`` does when
 ``SCHEDULER_PERSIST`` is false); ``close()`` puts this worker's unfinished leases back at once.
@@ -37,6 +40,7 @@ from twisted.internet import task
 from crawler.scheduling.leases import LeaseKeys, LeaseQueue
 from crawler.scheduling.link import HELD, PROBE_MAX_S, redis_link
 from crawler.scheduling.tracker import LEASE_META, lease_tracker
+from crawler.serializers.json_request import RejectedRequest
 from pipelines.redis_client import redis_from_url
 
 logger = logging.getLogger(__name__)
@@ -156,6 +160,12 @@ class SharedQueueScheduler(Scheduler):
         member = found[0].decode("utf-8")
         try:
             request = self.queue._decode_request(found[0])
+        except RejectedRequest as error:  # poisoned: a class or callback we did not write
+            logger.warning("skipped a queue entry: %s", error)
+            if self.stats:
+                self.stats.inc_value("newscrawl/rejected/queue_entry")
+            self.link.send("ack", {"members": [member]})
+            return None
         except Exception as error:  # an entry we cannot read is dropped, never retried forever
             logger.error("dropping an unreadable shared-queue entry: %s: %.200r", error, member)
             self._count("bad_entries")

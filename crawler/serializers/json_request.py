@@ -11,6 +11,19 @@ UTF-8 JSON bytes, ``loads`` turns them back. Values JSON cannot hold are tagged 
 Anything else that JSON cannot hold (a datetime in ``meta``, an object) raises ``TypeError`` naming
 its type: put only JSON-able values and bytes in the meta of requests meant for a shared queue.
 
+Reading is for untrusted data (anyone who can write to Redis can push a queue entry): ``loads``
+parses with :func:`pipelines.untrusted.load_json` (size and depth caps, finite numbers) and accepts
+only what ``dumps`` wrote for this project's requests: a plain ``scrapy.Request`` (no ``_class``,
+or a ``_class`` naming ``scrapy.Request`` itself, which is then removed so that Scrapy's
+``request_from_dict`` never imports a module by name), callbacks from ``ALLOWED_CALLBACKS``, an
+``http(s)`` URL and fields of the expected types. Anything else raises :class:`RejectedRequest`
+(a ``ValueError``), which the scheduler counts under ``newscrawl/rejected/queue_entry`` and skips.
+
+>>> loads(b'{"url": "http://x/", "_class": "os.system"}')
+Traceback (most recent call last):
+...
+crawler.serializers.json_request.RejectedRequest: request class not allowed: 'os.system'
+
 >>> data = {"url": "http://x/", "body": b"\\x00\\xff", "headers": {b"Accept": [b"*/*"]}, "meta": {"t": (1, 2)}}
 >>> loads(dumps(data)) == data
 True
@@ -21,10 +34,32 @@ b'{"body":{"__bytes__":"YWI="}}'
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 from typing import Any
 
-__all__ = ["dumps", "loads"]
+from pipelines.untrusted import UntrustedData, load_json
+
+__all__ = ["ALLOWED_CALLBACKS", "MAX_ENTRY_BYTES", "RejectedRequest", "dumps", "loads"]
+
+#: The spider methods a queued request may name (``NewsSpider.parse`` and ``NewsSpider.on_error``).
+ALLOWED_CALLBACKS = frozenset({"parse", "on_error"})
+#: ``_class`` values that mean a plain ``scrapy.Request`` (Scrapy writes none for it; accepted and
+#: dropped, never imported).
+_PLAIN_REQUEST = frozenset({"scrapy.Request", "scrapy.http.Request", "scrapy.http.request.Request"})
+#: A queue entry larger than this is refused: ours are GET requests of a few hundred bytes to a few
+#: KB (URL, headers, meta); 1 MB leaves room for long URLs and referers.
+MAX_ENTRY_BYTES = 1_000_000
+_TYPES: dict[str, tuple[type, ...]] = {
+    "url": (str,), "method": (str,), "headers": (dict,), "body": (bytes,), "cookies": (dict, list),
+    "meta": (dict,), "encoding": (str,), "priority": (int,), "dont_filter": (bool,),
+    "flags": (list,), "cb_kwargs": (dict,), "callback": (str, type(None)),
+    "errback": (str, type(None)),
+}
+
+
+class RejectedRequest(ValueError):
+    """A queue entry this serializer did not write: refused, never turned into a request."""
 
 _BYTES, _TUPLE, _DICT = "__bytes__", "__tuple__", "__dict__"
 _TAGS = frozenset({_BYTES, _TUPLE, _DICT})
@@ -70,5 +105,33 @@ def dumps(obj: dict) -> bytes:
 
 
 def loads(data: bytes | str) -> dict:
-    """JSON from :func:`dumps` → request dict."""
-    return _decode(json.loads(data))
+    """JSON from :func:`dumps` → request dict; :class:`RejectedRequest` for anything else."""
+    try:
+        request = _decode(load_json(data, max_bytes=MAX_ENTRY_BYTES))
+    except UntrustedData as error:
+        raise RejectedRequest(f"unreadable queue entry: {error}") from error
+    except (binascii.Error, ValueError, TypeError) as error:  # a malformed tag
+        raise RejectedRequest(f"malformed queue entry: {error}") from error
+    return _validated(request)
+
+
+def _validated(request: Any) -> dict:
+    """``request`` when it is a plain request dict of this project (module docstring)."""
+    if not isinstance(request, dict):
+        raise RejectedRequest(f"a queue entry is a JSON object, got {type(request).__name__}")
+    cls = request.pop("_class", None)
+    if cls is not None and cls not in _PLAIN_REQUEST:
+        raise RejectedRequest(f"request class not allowed: {str(cls)[:100]!r}")
+    for name, value in request.items():
+        types = _TYPES.get(name)
+        if types is None:
+            raise RejectedRequest(f"unexpected field {name[:100]!r}")
+        if not isinstance(value, types) or (bool in types) != isinstance(value, bool):
+            raise RejectedRequest(f"field {name!r} has type {type(value).__name__}")
+    for name in ("callback", "errback"):
+        if request.get(name) is not None and request[name] not in ALLOWED_CALLBACKS:
+            raise RejectedRequest(f"{name} not allowed: {request[name][:100]!r}")
+    url = request.get("url")
+    if not isinstance(url, str) or not url.lower().startswith(("http://", "https://")):
+        raise RejectedRequest(f"not an http(s) URL: {str(url)[:100]!r}")
+    return request

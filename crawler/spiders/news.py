@@ -1,5 +1,14 @@
 """NewsSpider: crawl news sites from seed URLs, following same-site links, one page item per page.
 
+Scope: links are followed on the page's own site (:func:`crawler.scope.site_origin`: scheme, host
+without ``www.`` and port). Every request carries its seed's origin
+(``meta["newscrawl_seed_origin"]``), which :class:`crawler.downloadermiddlewares.address_guard.AddressGuard` needs for the seed exception
+of its SSRF rule. A page's links come from :func:`crawler.link_scan.scan_page`, run in a worker
+thread: nothing CPU-heavy runs on the reactor; a page it refuses (``too_many_elements``,
+``too_many_attributes``, ``too_deep``) is counted under ``newscrawl/skipped/<reason>`` and yields
+nothing, and links past ``NEWSCRAWL_MAX_LINKS_PER_PAGE`` are cut (``newscrawl/capped/links``).
+Outputs are yielded ``OUTPUTS_PER_TURN`` at a time, the reactor getting a turn in between.
+
 Seeds come from the ``start_urls`` argument (a list, or a string of URLs separated by commas or
 whitespace: ``scrapy crawl news -a start_urls=https://a.example/,https://b.example/``), from a file
 (``-a seeds_file=FILE``, one URL per line, ``#`` comments) and, in distributed mode, from a Redis list
@@ -25,7 +34,8 @@ then the page's other links. Why the spider waits instead of the pipeline schedu
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -34,13 +44,16 @@ import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.http import Request, Response, TextResponse
-from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.asyncio import run_in_thread, sleep
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.python.failure import Failure
 
+from crawler.downloadermiddlewares.address_guard import SEED_ORIGIN
 from crawler.failures import failure_reason
+from crawler.link_scan import MAX_LINKS_PER_PAGE, PageScan, scan_page
 from crawler.page_item import page_item, skip_reason
 from crawler.routing import route
+from crawler.scope import host_origin, site_origin
 from crawler.sibling_links import choose_sibling_link, list_template_key
 from crawler.templates import template_key
 from pipelines.record_board import RECORD_PRIORITY, record_board
@@ -69,6 +82,10 @@ RECORD_OF = "newscrawl_record_of"
 DEFAULT_RECORDS_WAIT = 90.0
 #: The set of templates whose sibling was requested is forgotten past this size (memory bound).
 MAX_TEMPLATES_REMEMBERED = 100_000
+#: The callback gives the reactor a turn after this many outputs: each request costs the reactor
+#: ~0.1-0.2 ms through the middlewares and the scheduler, so a page of 5 000 links yielded at once
+#: held it for about a second (measured with crawler.extensions.reactor_health); 100 is ~20 ms.
+OUTPUTS_PER_TURN = 100
 
 
 def site_of(url: str) -> str:
@@ -101,7 +118,7 @@ class NewsSpider(scrapy.Spider):
         if seeds_file:
             seeds += read_seeds(Path(seeds_file).read_text(encoding="utf-8"))
         self.seeds: list[str] = seeds
-        self.link_extractor = LinkExtractor()
+        self.max_links = MAX_LINKS_PER_PAGE
         self.pair_siblings = True
         self.depth_limit = 0
         self.await_records = False
@@ -113,6 +130,9 @@ class NewsSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.pair_siblings = crawler.settings.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True)
         spider.depth_limit = crawler.settings.getint("DEPTH_LIMIT")
+        spider.max_links = crawler.settings.getint(
+            "NEWSCRAWL_MAX_LINKS_PER_PAGE", MAX_LINKS_PER_PAGE
+        )
         spider.await_records = crawler.settings.getbool(
             "NEWSCRAWL_WRAPPERS_ENABLED", True
         ) and "pipelines.extract.ExtractPipeline" in crawler.settings.getdict("ITEM_PIPELINES")
@@ -124,24 +144,52 @@ class NewsSpider(scrapy.Spider):
 
     async def start(self) -> AsyncIterator[Request]:
         for url in self.seeds:
-            yield self.request(url)
+            yield self.seed_request(url)
 
-    def request(self, url: str, **kwargs: Any) -> Request:
-        """A request for ``url`` handled by this spider's callback and errback."""
+    def seed_request(self, url: str) -> Request:
+        """The request of seed ``url``, carrying its own origin (the SSRF rule's seed exception)."""
+        return self.request(url, meta={SEED_ORIGIN: host_origin(url)})
+
+    def request(self, url: str, parent: Response | None = None, **kwargs: Any) -> Request:
+        """A request for ``url`` handled by this spider's callback and errback; a link of page
+        ``parent`` inherits its seed origin."""
+        seed = parent.meta.get(SEED_ORIGIN) if parent is not None else None
+        if seed is not None:
+            kwargs["meta"] = {SEED_ORIGIN: seed, **kwargs.get("meta", {})}
         return Request(url, callback=self.parse, errback=self.on_error, **kwargs)
 
     def count(self, key: str) -> None:
         self.crawler.stats.inc_value(f"newscrawl/{key}")
 
-    def parse(self, response: Response) -> Iterable[dict | Request] | AsyncIterator[dict | Request]:
+    async def parse(self, response: Response) -> AsyncIterator[dict | Request]:
         self.count("pages_fetched")
         max_bytes = self.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES")
         reason = skip_reason(response, max_bytes)
+        scan = None if reason is not None else await self.scan(response)
+        outputs = self.outputs(response, scan, reason)
+        if isinstance(outputs, AsyncIterator):
+            async for output in outputs:
+                yield output
+            return
+        for n, output in enumerate(outputs, 1):
+            yield output
+            if n % OUTPUTS_PER_TURN == 0:
+                await sleep(0)
+
+    def outputs(
+        self, response: Response, scan: PageScan | None, reason: str | None = None
+    ) -> Iterator[dict | Request] | AsyncIterator[dict | Request]:
+        """What the page yields, once scanned: nothing (counted) when ``reason`` or the scan
+        refuses it; else its sibling request and item, then its record and link requests."""
+        reason = reason or (scan.refused if scan is not None else "not_html")
         if reason is not None:
             logger.info("skipped %s: %s", response.url, reason)
             self.count(f"skipped/{reason}")
-            return []
-        links = self.same_site_links(response)
+            return iter(())
+        for cap in scan.capped:
+            logger.info("capped %s: %s (%d found)", response.url, cap, scan.found)
+            self.count(f"capped/{cap}")
+        links = scan.links
         page_route = route(response.url, link_count=len(links))
         is_list = page_route == "list"
         sibling = None
@@ -155,7 +203,13 @@ class NewsSpider(scrapy.Spider):
         head = [sibling_request, item] if sibling_request is not None else [item]
         if self.await_records and is_list:
             return self.list_output(response, head, links)
-        return [*head, *self.link_requests(links, {r.url for r in head[:-1]})]
+        return chain(head, self.link_requests(response, links, {r.url for r in head[:-1]}))
+
+    async def scan(self, response: Response) -> PageScan:
+        """The page's links (:func:`crawler.link_scan.scan_page` in a worker thread)."""
+        if not isinstance(response, TextResponse):
+            return PageScan()
+        return await run_in_thread(scan_page, response, self.max_links)
 
     async def list_output(
         self, response: Response, head: list[Any], links: list[str]
@@ -171,20 +225,28 @@ class NewsSpider(scrapy.Spider):
             records = []
         if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
             records = []  # past DEPTH_LIMIT: the depth middleware would drop them
-        site = site_of(response.url)
+        site = site_origin(response.url)
         done = {r.url for r in head[:-1]}
-        for url in records:
-            if site_of(url) != site or url in done:
-                continue
-            done.add(url)
+        records = [u for u in dict.fromkeys(records) if site_origin(u) == site and u not in done]
+        done.update(records)
+        for n, url in enumerate(records, 1):
             self.count("wrappers/records_requested")
-            yield self.request(url, priority=RECORD_PRIORITY, meta={RECORD_OF: response.url})
-        for request in self.link_requests(links, done):
+            yield self.request(
+                url, response, priority=RECORD_PRIORITY, meta={RECORD_OF: response.url}
+            )
+            if n % OUTPUTS_PER_TURN == 0:
+                await sleep(0)
+        for n, request in enumerate(self.link_requests(response, links, done), 1):
             yield request
+            if n % OUTPUTS_PER_TURN == 0:
+                await sleep(0)
 
-    def link_requests(self, links: list[str], done: set[str]) -> list[Request]:
-        """Requests of the page's links at the normal priority, but those in ``done``."""
-        return [self.request(url) for url in links if url not in done]
+    def link_requests(
+        self, page: Response, links: list[str], done: set[str]
+    ) -> Iterator[Request]:
+        """Requests of the page's links at the normal priority, but those in ``done`` (lazily:
+        built as they are taken)."""
+        return (self.request(url, page) for url in links if url not in done)
 
     def sibling_request(self, response: Response, key: str, link: str | None) -> Request | None:
         """The high-priority request of ``link`` for the first article of template ``key``."""
@@ -196,19 +258,9 @@ class NewsSpider(scrapy.Spider):
             self.sibling_templates.clear()
         self.sibling_templates.add(key)
         self.count("siblings/requested")
-        return self.request(link, priority=SIBLING_PRIORITY, meta={SIBLING_FOR: response.url})
-
-    def same_site_links(self, response: Response) -> list[str]:
-        """Absolute URLs of the page's links to its own site (deduplicated, in page order)."""
-        if not isinstance(response, TextResponse):
-            return []
-        site = site_of(response.url)
-        try:
-            links = self.link_extractor.extract_links(response)
-        except (ValueError, UnicodeError) as error:  # a body that is not really HTML
-            logger.info("no links read from %s: %s", response.url, error)
-            return []
-        return list(dict.fromkeys(link.url for link in links if site_of(link.url) == site))
+        return self.request(
+            link, response, priority=SIBLING_PRIORITY, meta={SIBLING_FOR: response.url}
+        )
 
     def on_error(self, failure: Failure) -> None:
         reason = failure_reason(failure.value)

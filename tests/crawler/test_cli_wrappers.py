@@ -112,3 +112,24 @@ def test_bad_input_exits_2_with_the_reason(wrapper_file: Path, tmp_path: Path) -
     result = newscrawl("wrappers", "list", "--redis", "redis://127.0.0.1:1/0")
     assert result.returncode == 2 and "newscrawl: error:" in result.stderr
     assert not list(tmp_path.glob("wrappers/*.json"))
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than"),
+        ('{"format": "newscrawl/psnt-wrapper", "version": 1, "main_structure": {"count": 1e999}}',
+         "not finite"),
+    ],
+)
+@pytest.mark.parametrize("command", [("apply",), ("wrappers", "add")])
+def test_a_hostile_wrapper_file_is_a_clear_error_not_a_traceback(
+    tmp_path: Path, text: str, why: str, command: tuple[str, ...]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    extra = [str(FIRST)] if command == ("apply",) else ["--out", str(tmp_path / "out")]
+    result = newscrawl(*command, str(bad), *extra)
+    assert result.returncode == 2
+    assert why in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

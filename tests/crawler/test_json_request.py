@@ -7,6 +7,7 @@ from scrapy import Request, Spider
 from scrapy.utils.request import request_from_dict
 
 from crawler.serializers import json_request
+from crawler.serializers.json_request import RejectedRequest, loads
 
 
 class _Spider(Spider):
@@ -71,3 +72,30 @@ def test_encoding_is_json_text_without_pickle_opcodes() -> None:
 def test_values_json_cannot_hold_are_refused_by_name() -> None:
     with pytest.raises(TypeError, match="object"):
         json_request.dumps({"meta": {"x": object()}})
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        b'{"url": "http://a.org/", "_class": "os.system"}',
+        b'{"url": "http://a.org/", "_class": "tests.crawler.poison_marker.Boom"}',
+        b'{"url": "http://a.org/", "callback": "close"}',
+        b'{"url": "http://a.org/", "errback": "__init__"}',
+        b'{"url": "file:///etc/passwd"}',
+        b'{"url": "http://a.org/", "priority": 1e999}',
+        b'{"url": "http://a.org/", "priority": true}',
+        b'{"url": "http://a.org/", "method": ["GET"]}',
+        b'{"url": "http://a.org/", "sneaky": 1}',
+        b'{"url": "http://a.org/", "body": {"__bytes__": 5}}',
+        b"[" * 100_000,
+        b"\x80\x04\x95",
+    ],
+)
+def test_entries_it_did_not_write_are_rejected(entry: bytes) -> None:
+    with pytest.raises(RejectedRequest):
+        loads(entry)
+
+
+def test_a_plain_request_class_name_is_accepted_and_dropped() -> None:
+    loaded = loads(b'{"url": "http://a.org/", "_class": "scrapy.http.request.Request"}')
+    assert loaded == {"url": "http://a.org/"}

@@ -12,6 +12,7 @@ from scrapy.utils.test import get_crawler
 
 import crawler.sibling_links
 from crawler.demo.server import load_site
+from crawler.link_scan import scan_page
 from crawler.sibling_links import choose_sibling_link, edit_distance
 from crawler.spiders.news import SIBLING_FOR, SIBLING_PRIORITY, NewsSpider
 from crawler.templates import template_key
@@ -39,6 +40,11 @@ def response(path: str, depth: int = 1) -> HtmlResponse:
     )
 
 
+def parsed(spider: NewsSpider, resp: HtmlResponse) -> list:
+    """The spider's output for ``resp``, the link scan run here (no reactor: no worker thread)."""
+    return list(spider.outputs(resp, scan_page(resp)))
+
+
 def article_paths() -> list[str]:
     return [e["path"] for e in load_site().manifest["entries"] if e["kind"] == "article"]
 
@@ -46,7 +52,7 @@ def article_paths() -> list[str]:
 @pytest.mark.parametrize("path", article_paths())
 def test_chosen_link_is_the_nearest_same_template_link(path: str) -> None:
     url = BASE + path
-    links = make_spider().same_site_links(response(path))
+    links = scan_page(response(path)).links
     same = [
         link
         for link in links
@@ -73,7 +79,6 @@ def anchors(path: str) -> set[str]:
 
 
 def test_exactly_the_articles_linking_to_their_template_get_a_sibling_link() -> None:
-    spider = make_spider()
     linking = {
         path
         for path in article_paths()
@@ -86,7 +91,7 @@ def test_exactly_the_articles_linking_to_their_template_get_a_sibling_link() -> 
     chosen = {
         path
         for path in article_paths()
-        if choose_sibling_link(BASE + path, spider.same_site_links(response(path))) is not None
+        if choose_sibling_link(BASE + path, scan_page(response(path)).links) is not None
     }
     assert chosen == linking
 
@@ -98,13 +103,13 @@ def bbc_articles() -> list[str]:
 def test_first_article_of_a_template_requests_its_sibling_first() -> None:
     spider = make_spider()
     first, second = bbc_articles()[:2]
-    out = list(spider.parse(response(first)))
+    out = list(parsed(spider, response(first)))
     request, item = out[0], out[1]
     assert isinstance(request, Request) and request.priority == SIBLING_PRIORITY
     assert request.meta[SIBLING_FOR] == BASE + first
     assert item["sibling_link"] == request.url and item["sibling_for"] is None
     assert [r.url for r in out[2:]].count(request.url) == 0  # requested once
-    again = list(spider.parse(response(second)))
+    again = list(parsed(spider, response(second)))
     assert again[0]["kind"] == "page" and again[0]["sibling_link"]  # no second request
     assert not any(r.priority == SIBLING_PRIORITY for r in again[1:])
     assert spider.crawler.stats.get_value("newscrawl/siblings/requested") == 1
@@ -115,18 +120,18 @@ def test_sibling_response_says_whom_it_is_for() -> None:
     path = bbc_articles()[0]
     resp = response(path)
     resp.request.meta[SIBLING_FOR] = f"{BASE}/news/other-1"
-    item = next(o for o in spider.parse(resp) if isinstance(o, dict))
+    item = next(o for o in parsed(spider, resp) if isinstance(o, dict))
     assert item["sibling_for"] == f"{BASE}/news/other-1"
 
 
 def test_no_sibling_request_past_the_depth_limit() -> None:
     spider = make_spider(DEPTH_LIMIT=2)
-    out = list(spider.parse(response(bbc_articles()[0], depth=2)))
+    out = list(parsed(spider, response(bbc_articles()[0], depth=2)))
     assert out[0]["kind"] == "page" and out[0]["sibling_link"]
     assert not spider.crawler.stats.get_value("newscrawl/siblings/requested")
 
 
 def test_pairing_switched_off_marks_no_sibling_link() -> None:
     spider = make_spider(NEWSCRAWL_SIBLINGS_ENABLED=False)
-    out = list(spider.parse(response(bbc_articles()[0])))
+    out = list(parsed(spider, response(bbc_articles()[0])))
     assert out[0]["kind"] == "page" and out[0]["sibling_link"] is None

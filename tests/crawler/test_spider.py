@@ -40,9 +40,18 @@ def _response(
     return cls(BASE + path, body=body, headers={"Content-Type": content_type}, request=request)
 
 
+def parse_all(spider: NewsSpider, response: Response) -> list:
+    """Everything ``spider.parse`` yields for ``response`` (its link scan in a worker thread)."""
+
+    async def drain() -> list:
+        return [out async for out in spider.parse(response)]
+
+    return run(drain())
+
+
 def test_index_page_gives_a_page_item_and_same_site_requests(spider: NewsSpider) -> None:
     body = load_site().replies["/news/"].body + b'<a href="https://elsewhere.example/x">x</a>'
-    out = list(spider.parse(_response("/news/", body)))
+    out = parse_all(spider, _response("/news/", body))
     sibling, item, requests = out[0], out[1], out[2:]
     assert sibling.url == BASE + "/money/" and sibling.priority == 100  # the other section
     assert item["kind"] == "page" and item["route"] == "list" and item["body"] == body
@@ -68,7 +77,7 @@ def test_index_page_gives_a_page_item_and_same_site_requests(spider: NewsSpider)
 def test_responses_that_are_not_pages_are_counted(
     spider: NewsSpider, body: bytes, content_type: bytes, reason: str
 ) -> None:
-    assert list(spider.parse(_response("/doc", body, content_type, cls=Response))) == []
+    assert parse_all(spider, _response("/doc", body, content_type, cls=Response)) == []
     assert _stats(spider)[f"newscrawl/skipped/{reason}"] == 1
 
 

@@ -20,6 +20,7 @@ MODULES = [
     "pipelines.pairing",
     "pipelines.wrappers",
     "pipelines.record_board",
+    "pipelines.untrusted",
 ]
 
 

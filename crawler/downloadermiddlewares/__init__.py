@@ -1,0 +1,1 @@
+"""newscrawl's Scrapy downloader middlewares (one per module)."""
