@@ -9,6 +9,7 @@ loses its site-name and section parts ("Headline - Section | Site", "Site: Headl
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 
@@ -59,7 +60,7 @@ def declared_titles(meta: Metadata) -> list[tuple[str, str]]:
         found += [(v, source) for v in meta.meta.get(key, ())]
     if meta.title_tag:
         found.append((meta.title_tag, "meta"))
-    return [(t, s) for t, s in ((_clean(t), s) for t, s in found) if t]
+    return [(t, s) for t, s in ((_clean(html.unescape(t)), s) for t, s in found) if t]
 
 
 def site_names(meta: Metadata) -> set[str]:
