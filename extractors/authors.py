@@ -30,9 +30,10 @@ _CJK_PREFIX = re.compile(r"^\s*(?:作者|记者|文|编辑|责任编辑|撰文|�
 _SPLIT = re.compile(r"\s*(?:,|;|\||/|&|、|，|；|\band\b|\bund\b|\bet\b|\by\b|\bи\b|\s+-\s+)\s*",
                     re.IGNORECASE)
 _DATE_TAIL = re.compile(
-    r"(?i)(?:\s*(?:,|\||-|–|—|·|•|on|am|le|el|il)?\s*)(?:updated|posted|published|veröffentlicht|"
+    r"(?i)(?:\s*(?:,|\||-|–|—|·|•|on|am|le|el|il)?\s*)(?:last\b|updated|posted|published|veröffentlicht|"
     r"aktualisiert|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}[-/年]|\d{1,2}(?:st|nd|rd|th)?\s+[a-zäéû]{3,}|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mär|mai|okt|dez)[a-z]*\.?\s+\d|"
+    r"\d{1,2}-[a-z]{3}-\d{2,4}|"
     r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,|\d+\s+(?:hours?|minutes?|days?)\s+ago|"
     r"\d{1,2}:\d{2}).*$")
 _URL = re.compile(r"(?i)^(?:https?:|www\.)|^[\w.-]+\.(?:com|org|net|de|uk|io|fr|ru|cn)(?:/|$)")

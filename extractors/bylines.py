@@ -26,6 +26,8 @@ MAX_MARKED_CHARS = 160
 #: Characters after the headline searched for a dateline (bylines sit right below the headline;
 #: 1 500 covers a standfirst and an image caption in between).
 AFTER_HEADLINE_CHARS = 1_500
+#: Characters of body text searched for a Chinese byline (it sits above or right below the text).
+MAX_BYLINE_SCAN = 20_000
 
 _DATE_MARKED = etree.XPath(
     "//body//*[contains(@class, 'date') or contains(@class, 'time') or contains(@class, 'publish')"
@@ -57,7 +59,7 @@ def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...]
     """A publication date written on the page: in a date-marked element, else after the
     headline, else the first one in the body."""
     for element in _marked(_DATE_MARKED, page):
-        text = " ".join(element.text_content().split())
+        text = " ".join(" ".join(element.itertext()).split())
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
         found = first_date_in(text, fetched_at)
@@ -71,20 +73,26 @@ def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...]
     return found or first_date_in(body_text[:20_000], fetched_at)
 
 
-def text_authors(page: Page, sites: tuple[str, ...]) -> list[str]:
-    """Names from a byline element, else from a Chinese "作者：" line near the top."""
+def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None) -> list[str]:
+    """Names from a byline element, else from a Chinese "作者：" / "责任编辑：" line (first, on
+    Chinese and Japanese pages)."""
+    if page_lang in ("zh", "ja"):  # Chinese bylines name the reporter or editor in the text
+        names = _cjk_byline(page, sites)
+        if names:
+            return names
     for element in _marked(_AUTHOR_MARKED, page):
-        text = " ".join(element.text_content().split())
+        text = " ".join(" ".join(element.itertext()).split())
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
         names, _ = clean_authors([text], sites)
         if names:
             return names
-    body_text = page.body.text_content()
-    match = _CJK_BYLINE.search(body_text[:20_000])
-    if match:
-        return clean_authors([match.group(1)], sites)[0]
-    return []
+    return _cjk_byline(page, sites)
+
+
+def _cjk_byline(page: Page, sites: tuple[str, ...]) -> list[str]:
+    match = _CJK_BYLINE.search(page.body.text_content()[:MAX_BYLINE_SCAN])
+    return clean_authors([match.group(1)], sites)[0] if match else []
 
 
 def _marked(xpath: etree.XPath, page: Page):

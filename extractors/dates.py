@@ -66,8 +66,10 @@ ZONE_ABBREVIATIONS = {
     "CDT": -300, "MST": -420, "MDT": -360, "PST": -480, "PDT": -420, "AKST": -540, "HST": -600,
     "JST": 540, "KST": 540, "HKT": 480, "SGT": 480, "AEST": 600, "AEDT": 660, "NZST": 720,
 }
-_RELATIVE_HINT = re.compile(r"(?i)\d|ago|yesterday|today|heute|gestern|вчера|сегодня|назад|"
-                            r"昨天|今天|前|hier|aujourd")
+#: What a string needs before dateparser sees it: a year, or a relative-date word (a bare time
+#: such as "2:33 PM" would come back as today).
+_RELATIVE_HINT = re.compile(r"(?i)(?:19|20)\d\d|ago|yesterday|today|heute|gestern|vor\s+\d|"
+                            r"вчера|сегодня|назад|昨天|今天|前|hier|aujourd|il y a|hace")
 
 
 @dataclass(frozen=True, slots=True)

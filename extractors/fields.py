@@ -11,7 +11,7 @@ with :meth:`Fields.fill` / :func:`fill_guesses`, marking it ``svm``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields as dc_fields
-from datetime import datetime
+from datetime import datetime, timedelta
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from extractors import bylines
@@ -39,6 +39,13 @@ AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", 
                "dcterms.creator", "citation_author", "byl", "og:article:author", "article.author",
                "cxenseparse:author", "dc.contributor")
 _LD_AUTHOR_KEYS = ("author", "creator")
+#: Names read from a Chinese byline (one reporter or editor line).
+MAX_CJK_BYLINE = 4
+#: Date strings read per field (a page lists a few; a page listing hundreds is not helped by them).
+MAX_DATE_CANDIDATES = 20
+#: How far apart two candidates may be and still be one publication moment in two zones (the
+#: widest UTC offsets are -12 h and +14 h).
+LOCAL_WINDOW = timedelta(hours=14)
 
 
 @dataclass(slots=True)
@@ -98,7 +105,7 @@ def extract_fields(page: Page, text: str = "", fetched_at: datetime | None = Non
     _language(out, meta, text)
     langs = (out.language.split("-")[0],) if out.language else ()
     _dates(out, page, meta, fetched_at, langs)
-    _authors(out, page, meta, tuple(sites))
+    _authors(out, page, meta, tuple(sites), langs[0] if langs else None)
     _urls(out, page, meta)
     _texts(out, meta)
     return out
@@ -176,28 +183,66 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
 def _first_date(out: Fields, name: str, candidates: list[tuple[str, str]],
                 fetched_at: datetime | None, langs: tuple[str, ...]
                 ) -> tuple[FoundDate, str] | None:
-    """The first candidate that reads as a valid date; refusals and disagreements noted."""
-    chosen: tuple[FoundDate, str] | None = None
-    refused, others = [], []
-    for raw, source in candidates[:20]:
+    """The first candidate that reads as a valid date (in the page's own zone when another
+    candidate gives the same moment with it); refusals and disagreements noted."""
+    valid: list[tuple[FoundDate, str]] = []
+    refused = []
+    for raw, source in candidates[:MAX_DATE_CANDIDATES]:
         found, why = parse_date(raw, fetched_at, langs)
-        if found is None:
-            if why not in ("empty", "no date"):
-                refused.append(f"{source} {raw!r}: {why}")
-            continue
-        if chosen is None:
-            chosen = (found, source)
-        elif found.day() != chosen[0].day():
-            others.append(f"{source} {found.iso()}")
+        if found is not None:
+            valid.append((found, source))
+        elif why not in ("empty", "no date"):
+            refused.append(f"{source} {raw!r}: {why}")
     if refused:
         out.note(name, "refused " + ", ".join(refused[:3]))
-    if others and chosen is not None:
+    if not valid:
+        return None
+    chosen = _local(valid[0], valid[1:])
+    others = [f"{s} {d.iso()}" for d, s in valid[1:] if d.day() != chosen[0].day()]
+    if others:
         out.note(name, "other dates: " + ", ".join(dict.fromkeys(others[:3])))
     return chosen
 
 
-def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...]) -> None:
+def _local(chosen: tuple[FoundDate, str], others: list[tuple[FoundDate, str]]
+           ) -> tuple[FoundDate, str]:
+    """``chosen``, or the same moment as another source writes it in the site's zone.
+
+    A timestamp in UTC (or without a zone) names the wrong day for readers of a site west or
+    east of Greenwich when it is near midnight; when another candidate carries a non-zero UTC
+    offset and lies within ``LOCAL_WINDOW`` of it, that one is the same publication written in
+    the site's zone. (On trafilatura_eval, 31 of 726 dated pages had the UTC day where the
+    gold has the local one.)"""
+    date, _ = chosen
+    if not date.has_time or _offset(date) not in (None, 0):
+        return chosen
+    for other, source in others:
+        if not other.has_time or _offset(other) == 0:
+            continue
+        if _offset(other) is None:  # a wall-clock time: local if it differs by whole hours
+            if date.when.tzinfo is None:
+                continue
+            gap = abs(other.when - date.when.replace(tzinfo=None))
+            if gap <= LOCAL_WINDOW and gap.total_seconds() % 1800 == 0 and gap:
+                return other, source
+            continue
+        gap = abs(other.when - (date.when if date.when.tzinfo else
+                                date.when.replace(tzinfo=other.when.tzinfo)))
+        if gap <= LOCAL_WINDOW:
+            return other, source
+    return chosen
+
+
+def _offset(date: FoundDate) -> int | None:
+    delta = date.when.utcoffset()
+    return None if delta is None else int(delta.total_seconds())
+
+
+def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
+             lang: str | None) -> None:
     tiers: list[tuple[list[str], str]] = []
+    if lang in ("zh", "ja"):  # their meta author is the portal's name ("网易"); bylines first
+        tiers.append((bylines.text_authors(page, sites, lang)[:MAX_CJK_BYLINE], "text"))
     for obj in meta.ld_articles:
         tiers.append((_ld_people(obj), "jsonld"))
     tiers.append((meta.ld_salvaged.get("author", []), "jsonld"))
@@ -215,7 +260,7 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...]) ->
             out.fill("authors", names, source)
             break
     else:
-        names = bylines.text_authors(page, sites)
+        names = bylines.text_authors(page, sites, lang)
         out.fill("authors", names, "text")
     if refused:
         out.note("authors", "refused: " + ", ".join(dict.fromkeys(refused)))
