@@ -34,10 +34,9 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
     sites = site_names(meta)
     headings = [h for h in (_clean(el.text_content()) for el in _headings(page))
                 if len(h) >= MIN_HEADLINE_CHARS and _key(h) not in sites]
-    keys = [_key(t) for t, _ in declared]
     for heading in headings:
-        if any(_key(heading) in k for k in keys):
-            return heading, "text"
+        if any(heading in title for title, _ in declared):  # case matters: "Data science" is
+            return heading, "text"                           # a label in "Free Data Science..."
     if declared:
         title, source = declared[0]
         return strip_site_name(title, sites), source
