@@ -1,8 +1,9 @@
 """The structured metadata a page declares, read from its one parse: meta tags, links, microdata,
 ``<time>`` elements and JSON-LD.
 
-One XPath union walks the tree once for every element that can carry metadata (``meta``, ``link``,
-``time``, ``[itemprop]``, ``a[rel~=author]``); JSON-LD comes from the script texts the parse kept
+The head's ``meta`` and ``link`` elements, then the body's elements that can carry metadata
+(``meta``, ``link``, ``time``, ``[itemprop]``, ``a[rel~=author]``) from the node table's element
+list, so the tree is not walked again; JSON-LD comes from the script texts the parse kept
 (:mod:`extractors.jsonld`). Nothing here interprets values (dates, names, URLs): that is
 :mod:`extractors.fields`. Measured on 300 pages of each dev set: this module costs ~0.3 of an lxml
 parse (see ``newscrawl bench``).
@@ -29,7 +30,8 @@ MAX_VALUE_CHARS = 300
 #: Elements read per page by the union below (bounds a page of 100 000 ``itemprop`` spans).
 MAX_ELEMENTS = 5_000
 
-_XPATH = etree.XPath("//meta | //link | //time | //*[@itemprop] | //a[contains(@rel, 'author')]")
+_HEAD_TAGS = ("meta", "link")
+_BODY_TAGS = frozenset({"meta", "link", "time", "a"})
 _PUBLISHED_HINTS = ("publish", "posted", "entry-date", "created", "pubdate", "date-time",
                     "dateline")
 _MODIFIED_HINTS = ("updated", "modified", "update")
@@ -81,9 +83,11 @@ def read_metadata(page: Page) -> Metadata:
         title = next(root.iter("title"), None)
     if title is not None:
         found.title_tag = _text(title)
-    for number, element in enumerate(_XPATH(root)):
-        if number >= MAX_ELEMENTS:
-            break
+    head = root.find("head")
+    if head is not None:
+        for element in head.iter(*_HEAD_TAGS):
+            _read_element(element, found)
+    for element in _body_elements(page):
         _read_element(element, found)
     ld = read_jsonld(page.ld_json)
     found.ld_articles, found.ld_pages = article_objects(ld.objects)
@@ -91,6 +95,18 @@ def read_metadata(page: Page) -> Metadata:
     found.ld_other = [o for o in ld.objects if id(o) not in known]
     found.ld_problems, found.ld_salvaged = ld.problems, ld.salvaged
     return found
+
+
+def _body_elements(page: Page):
+    """The body's elements that can carry metadata, from the node table's element list (a
+    second walk of the tree, as an XPath, costs 1.5-2 ms on a large page; this ~0.8)."""
+    nodes, taken = page.nodes, 0
+    for element, tag in zip(nodes.elements, nodes.tag, strict=True):
+        if tag in _BODY_TAGS or element.get("itemprop") is not None:
+            yield element
+            taken += 1
+            if taken >= MAX_ELEMENTS:
+                return
 
 
 def _read_element(element: etree._Element, found: Metadata) -> None:
