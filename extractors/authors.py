@@ -22,10 +22,14 @@ MAX_NAME_WORDS = 6
 MAX_AUTHORS = 8
 
 _PREFIX = re.compile(
-    r"^\s*(?:(?:posted|written|written and posted|published|reported|text|story|words|photos?)\s+)?"
+    r"^\s*(?:(?:posted|written|written and posted|published|reported|text|story|"
+    r"words|photos?|erstellt|geschrieben|verfasst|ein beitrag)\s+)?"
     r"(?:by|von|par|por|door|di|da|av|af|автор|текст|作者|记者|文|编辑|责任编辑|来源|撰文|"
     r"author|authors|autor|autorin|auteur|redakteur|reporter)\b\s*[:：/|]?\s*",
     re.IGNORECASE)
+_LEAD = re.compile(r"(?i)^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+(?:by|of|from)|"
+                   r"more\s+(?:from|by)|all\s+(?:posts|articles)\s+by)\s*")
+_NOT_NAME = re.compile(r"(?i)^(?:view|show|see|more)\s+(?:more|all)?\s*(?:posts|articles|about)\b")
 _CJK_PREFIX = re.compile(r"^\s*(?:作者|记者|文|编辑|责任编辑|撰文|本报记者|通讯员)\s*[:：/]?\s*")
 _SPLIT = re.compile(r"\s*(?:,|;|\||/|&|、|，|；|\band\b|\bund\b|\bet\b|\by\b|\bи\b|\s+-\s+)\s*",
                     re.IGNORECASE)
@@ -35,12 +39,14 @@ _DATE_TAIL = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mär|mai|okt|dez)[a-z]*\.?\s+\d|"
     r"\d{1,2}-[a-z]{3}-\d{2,4}|"
     r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,|\d+\s+(?:hours?|minutes?|days?)\s+ago|"
-    r"\d{1,2}:\d{2}).*$")
+    r"\d{1,2}:\d{2}|am\s+(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b|"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b).*$")
 _URL = re.compile(r"(?i)^(?:https?:|www\.)|^[\w.-]+\.(?:com|org|net|de|uk|io|fr|ru|cn)(?:/|$)")
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _HANDLE = re.compile(r"\s*\(?@\w+\)?")
-_CREDIT = re.compile(r"(?i)\b(?:staff|editor|editors|redaktion|admin|administrator|team|"
-                     r"newsroom|desk|correspondent|agency|guest)\b")
+_CREDIT = re.compile(r"(?i)\b(?:staff|editor|editors|redaktion|team|newsroom|desk|correspondent|"
+                     r"agency|guest|gmbh|inc|ltd|llc|e\.\s?v|verlag|©|foto|photo|bild)\b|admin|"
+                     r"^©|www\.")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -87,7 +93,7 @@ def _names_in(value: str, sites: set[str]):
         yield None, f"over {MAX_NAME_CHARS * 3} characters: a paragraph, not a byline"
         return
     text = _EMAIL.sub("", _HANDLE.sub("", text))
-    text = _CJK_PREFIX.sub("", _PREFIX.sub("", text))
+    text = _CJK_PREFIX.sub("", _PREFIX.sub("", _LEAD.sub("", text)))
     text = _DATE_TAIL.sub("", text).strip(" \t,;:|-–—·•()[]")
     for part in _SPLIT.split(text):
         yield _person(part, sites)
@@ -101,7 +107,7 @@ def _person(part: str, sites: set[str]) -> tuple[str | None, str]:
         return None, "too long for a name"
     if _key(name) in sites:
         return None, "the site's name, not a person"
-    if _CREDIT.search(name) or _URL.search(name):
+    if _CREDIT.search(name) or _URL.search(name) or _NOT_NAME.search(name):
         return None, "a role or site, not a person"
     if name.isupper() and len(name) > 3 and " " in name:
         name = name.title()

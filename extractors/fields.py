@@ -35,8 +35,8 @@ PUBLISHED_META = (
 )
 MODIFIED_META = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
                  "dc.date.modified", "last-modified", "sailthru.lastmodified", "article:modified")
-AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
-               "dcterms.creator", "citation_author", "byl", "og:article:author", "article.author",
+AUTHOR_META = ("citation_author", "author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
+               "dcterms.creator", "byl", "og:article:author", "article.author",
                "cxenseparse:author", "dc.contributor")
 _LD_AUTHOR_KEYS = ("author", "creator")
 #: Names read from a Chinese byline (one reporter or editor line).
@@ -246,9 +246,13 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
     for obj in meta.ld_articles:
         tiers.append((_ld_people(obj), "jsonld"))
     tiers.append((meta.ld_salvaged.get("author", []), "jsonld"))
-    tiers.append((meta.micro_authors, "microdata"))
+    # the first only: further itemprop=author are a forum's or a comment thread's posters
+    tiers.append((meta.micro_authors[:1], "microdata"))
     for key in AUTHOR_META:
-        tiers.append((meta.meta.get(key, []), "opengraph" if ":" in key else "meta"))
+        values = meta.meta.get(key, [])
+        if key == "citation_author":  # "Roy, Aniruddha": family name first
+            values = [" ".join(reversed(v.split(",", 1))).strip() for v in values]
+        tiers.append((values, "opengraph" if ":" in key else "meta"))
     tiers.append((meta.rel_authors, "meta"))
     refused: list[str] = []
     for values, source in tiers:
