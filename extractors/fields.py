@@ -143,17 +143,22 @@ def _pair(name: str, value_source: tuple[object, str | None]) -> tuple[str, obje
 def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
     """(raw date, source) in order of trust."""
     found: list[tuple[str, str]] = []
+    # article:published_time first: where it and JSON-LD disagree it is more often right
+    # (day accuracy, JSON-LD first -> og first: trafilatura_eval 0.847 -> 0.854, htmldate_eval
+    # 0.878 -> 0.881, wcxb_dev 0.843 either way; readability_testpages loses 1 of 33 pages)
+    for key in PUBLISHED_META[:2]:
+        found += [(v, "opengraph") for v in meta.meta.get(key, ())]
     for obj in meta.ld_articles:
         found += [(v, "jsonld") for v in _ld_strings(obj, "datePublished", "dateCreated")]
     found += [(v, "jsonld") for v in meta.ld_salvaged.get("datePublished", ())]
     found += [(v, "microdata") for v in meta.microdata.get("datePublished", ())]
-    for key in PUBLISHED_META:
+    for key in PUBLISHED_META[2:]:
         source = "opengraph" if key.startswith("og:") or key.startswith("article:") else "meta"
         found += [(v, source) for v in meta.meta.get(key, ())]
     found += [(t.value or t.text, "time") for t in meta.times if t.role == "published"]
     found += [(t.value or t.text, "time") for t in meta.times if not t.role and t.value]
     found += [(v, "microdata") for v in meta.microdata.get("page:datePublished", ())]
-    for obj in meta.ld_pages:
+    for obj in (*meta.ld_pages, *meta.ld_other):  # a HowTo's, a Product's date: the page's
         found += [(v, "jsonld") for v in _ld_strings(obj, "datePublished", "dateCreated")]
     return found
 
