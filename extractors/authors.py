@@ -27,15 +27,16 @@ _PREFIX = re.compile(
     r"(?:by|von|par|por|door|di|da|av|af|автор|текст|作者|记者|文|编辑|责任编辑|来源|撰文|"
     r"author|authors|autor|autorin|auteur|redakteur|reporter)\b\s*[:：/|]?\s*",
     re.IGNORECASE)
-_LEAD = re.compile(r"(?i)^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+(?:by|of|from)|"
-                   r"more\s+(?:from|by)|all\s+(?:posts|articles)\s+by)\s*")
+_LEAD = re.compile(r"(?i)^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+"
+                   r"(?:by|of|from)|more\s+(?:from|by)|all\s+(?:posts|articles)\s+by)\s*")
 _NOT_NAME = re.compile(r"(?i)^(?:view|show|see|more)\s+(?:more|all)?\s*(?:posts|articles|about)\b")
 _CJK_PREFIX = re.compile(r"^\s*(?:作者|记者|文|编辑|责任编辑|撰文|本报记者|通讯员)\s*[:：/]?\s*")
 _SPLIT = re.compile(r"\s*(?:,|;|\||/|&|、|，|；|\band\b|\bund\b|\bet\b|\by\b|\bи\b|\s+-\s+)\s*",
                     re.IGNORECASE)
 _DATE_TAIL = re.compile(
-    r"(?i)(?:\s*(?:,|\||-|–|—|·|•|on|am|le|el|il)?\s*)(?:last\b|updated|posted|published|veröffentlicht|"
-    r"aktualisiert|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}[-/年]|\d{1,2}(?:st|nd|rd|th)?\s+[a-zäéû]{3,}|"
+    r"(?i)(?:\s*(?:,|\||-|–|—|·|•|on|am|le|el|il)?\s*)(?:last\b|updated|posted|published|"
+    r"veröffentlicht|aktualisiert|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}[-/年]|"
+    r"\d{1,2}(?:st|nd|rd|th)?\s+[a-zäéû]{3,}|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mär|mai|okt|dez)[a-z]*\.?\s+\d|"
     r"\d{1,2}-[a-z]{3}-\d{2,4}|"
     r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,|\d+\s+(?:hours?|minutes?|days?)\s+ago|"

@@ -1,4 +1,4 @@
-"""Date strings as found on pages, read into datetimes: fast patterns first, dateparser for the rest.
+"""Date strings as found on pages, read into datetimes: fast patterns first, then dateparser.
 
 Most dates on news pages are ISO 8601 (JSON-LD, ``article:published_time``, ``<time datetime>``),
 numeric (``2019/09/07``, ``07.09.2019``), Chinese (``2019年9月7日 13:43``) or an English or German
@@ -55,8 +55,8 @@ _MONTH = "(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _TIME = (r"(?:(?:,|\s+at|\s+um|\s*-|\s*\|)?\s+(?P<H>\d{1,2})[:.](?P<M>\d{2})(?::(?P<S>\d{2}))?"
          r"\s*(?P<ap>[ap]\.?m\.?)?(?:\s*(?P<tz>[A-Z]{2,5}|[+-]\d{2}:?\d{2}))?)?")
 _NAMED = re.compile(
-    r"(?i)(?<![\w])(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?" + _MONTH.replace("mon", "mon1")
-    + r",?\s+(?P<y1>(?:19|20)\d\d)|" + _MONTH + r"\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+"
+    r"(?i)(?<![\w])(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?"
+    + _MONTH.replace("mon", "mon1") + r",?\s+(?P<y1>(?:19|20)\d\d)|" + _MONTH + r"\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+"
     r"(?P<y2>(?:19|20)\d\d))(?!\d)" + _TIME)
 _IANA = re.compile(r"\b([A-Z][a-z]+/[A-Z][A-Za-z_]+)\b")
 #: Zone abbreviations seen on news pages, as UTC offsets in minutes.

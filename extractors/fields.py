@@ -1,4 +1,4 @@
-"""An article's fields (title, dates, authors, language, canonical URL...), structured metadata first.
+"""An article's fields (title, dates, authors, language, URLs...), structured metadata first.
 
 :func:`extract_fields` reads the page's metadata once (:mod:`extractors.metadata`) and takes each
 field from the most trusted source that gives a valid value: JSON-LD, then microdata, OpenGraph and
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields as dc_fields
 from datetime import datetime, timedelta
-from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from extractors import bylines
 from extractors.authors import clean_authors
@@ -21,6 +20,8 @@ from extractors.language import page_language
 from extractors.metadata import Metadata, read_metadata
 from extractors.page import Page
 from extractors.title import choose_title, site_names
+from extractors.urls import ld_strings as _ld_strings
+from extractors.urls import page_urls
 
 __all__ = ["FIELD_NAMES", "Fields", "extract_fields", "extract_title", "fill_guesses"]
 
@@ -35,7 +36,8 @@ PUBLISHED_META = (
 )
 MODIFIED_META = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
                  "dc.date.modified", "last-modified", "sailthru.lastmodified", "article:modified")
-AUTHOR_META = ("citation_author", "author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
+AUTHOR_META = ("citation_author", "author", "article:author", "parsely-author", "sailthru.author",
+               "dc.creator",
                "dcterms.creator", "byl", "og:article:author", "article.author",
                "cxenseparse:author", "dc.contributor")
 _LD_AUTHOR_KEYS = ("author", "creator")
@@ -106,7 +108,7 @@ def extract_fields(page: Page, text: str = "", fetched_at: datetime | None = Non
     langs = (out.language.split("-")[0],) if out.language else ()
     _dates(out, page, meta, fetched_at, langs)
     _authors(out, page, meta, tuple(sites), langs[0] if langs else None)
-    _urls(out, page, meta)
+    page_urls(out, page, meta)
     _texts(out, meta)
     return out
 
@@ -304,49 +306,6 @@ def _language(out: Fields, meta: Metadata, text: str) -> None:
         out.note("language", note)
 
 
-def _urls(out: Fields, page: Page, meta: Metadata) -> None:
-    base = bylines.base_of(page)
-    for href, source in [*((h, "meta") for h in meta.links.get("canonical", ())),
-                         *((h, "opengraph") for h in meta.meta.get("og:url", ()))]:
-        url, why = absolute_http(href, base)
-        if url and out.fill("canonical_url", url.split("#")[0], source):
-            break
-        if why:
-            out.note("canonical_url", why)
-    images = [(v, "opengraph") for k in ("og:image", "og:image:secure_url", "og:image:url")
-              for v in meta.meta.get(k, ())]
-    images += [(v, "jsonld") for o in meta.ld_articles for v in _ld_strings(o, "image")]
-    images += [(v, "meta") for k in ("twitter:image", "twitter:image:src")
-               for v in meta.meta.get(k, ())]
-    images += [(v, "microdata") for v in meta.microdata.get("image", ())]
-    images += [(v, "meta") for v in meta.links.get("image_src", ())]
-    for href, source in images:
-        url, why = absolute_http(href, base)
-        if url and out.fill("image", url, source):
-            break
-        if why:
-            out.note("image", why)
-
-
-def absolute_http(href: str, base: str | None) -> tuple[str | None, str | None]:
-    """(absolute http(s) URL, None) or (None, why it was refused).
-
-    >>> absolute_http("/a.jpg", "https://s.org/n/x"), absolute_http("javascript:alert(1)", None)
-    (('https://s.org/a.jpg', None), (None, 'refused a javascript: URL'))
-    """
-    href = (href or "").strip()
-    if not href:
-        return None, None
-    scheme = href.split(":", 1)[0].lower() if ":" in href.split("/", 1)[0] else ""
-    if scheme and scheme not in ("http", "https"):
-        return None, f"refused a {scheme[:12]}: URL"
-    url = urljoin(base or "", href)
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return None, f"not an absolute http(s) URL: {href[:80]!r}"
-    return urlunsplit(parts), None
-
-
 def _texts(out: Fields, meta: Metadata) -> None:
     ld = meta.ld_articles
     pick = meta.first_meta
@@ -382,20 +341,3 @@ def _keywords(out: Fields, meta: Metadata) -> None:
         words = list(dict.fromkeys(w for w in words if w and len(w) <= 80))[:30]
         if out.fill("keywords", words, source):
             return
-
-
-def _ld_strings(obj: dict, *keys: str) -> list[str]:
-    """String values of ``keys`` in a JSON-LD object (lists flattened, ``{"url"|"@id"}`` read)."""
-    found: list[str] = []
-    for key in keys:
-        value = obj.get(key)
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str):
-                found.append(item)
-            elif isinstance(item, dict):
-                inner = item.get("url") or item.get("@id") or item.get("name")
-                if isinstance(inner, str):
-                    found.append(inner)
-            elif isinstance(item, (int, float)) and not isinstance(item, bool):
-                found.append(str(item))
-    return found[:20]

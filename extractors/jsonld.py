@@ -1,4 +1,4 @@
-"""JSON-LD of a page, read safely: bounded size and nesting, broken JSON repaired where it can be.
+"""JSON-LD of a page, read safely: bounded size and nesting, broken JSON repaired where it can.
 
 The scripts come from :attr:`extractors.page.Page.ld_json` (kept at parse time, so no second
 parse). Each is refused when over ``MAX_SCRIPT_CHARS`` or nested deeper than ``MAX_DEPTH`` (the depth
@@ -47,7 +47,8 @@ _WRAPPERS = re.compile(r"^\s*(?:<!--|<!\[CDATA\[|//\s*<!\[CDATA\[)|(?:-->|\]\]>|
 _SALVAGE = re.compile(
     r'"(?P<key>datePublished|dateCreated|dateModified|headline|inLanguage)"\s*:\s*"(?P<value>'
     r'[^"\\]{1,300})"')
-_SALVAGE_AUTHOR = re.compile(r'"author"\s*:\s*(?:\[\s*)?\{[^{}]{0,300}?"name"\s*:\s*"([^"\\]{1,120})"')
+_SALVAGE_AUTHOR = re.compile(
+    r'"author"\s*:\s*(?:\[\s*)?\{[^{}]{0,300}?"name"\s*:\s*"([^"\\]{1,120})"')
 
 
 @dataclass(slots=True)

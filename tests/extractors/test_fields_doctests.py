@@ -8,6 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["extractors.dates", "extractors.jsonld", "extractors.authors", "extractors.language",
+           "extractors.urls",
            "extractors.title", "extractors.fields"]
 
 
