@@ -1,14 +1,17 @@
 """Dates and authors from the visible page when its metadata gives none: bylines and datelines.
 
-Run only for pages whose metadata left the field empty. First the elements whose class or id
-names a date or an author (``class="entry-date"``, ``id="byline"``: what CMS templates write),
-then the text after the headline, where bylines sit; for Chinese pages the "作者：" / "来源：" line.
+Run only for pages whose metadata left the field empty. Dates: htmldate's extensive search on our
+tree (a well-kept library for exactly this: on the dev sets it finds the right day on more of
+these pages than our own patterns did, e.g. htmldate_eval day accuracy 0.881 -> 0.896), then the
+elements whose class or id names a date (``class="entry-date"``) and the text after the headline.
+Authors: a "By ..." line right after the headline, elements whose class or id names an author,
+and for Chinese pages the "作者：" / "责任编辑：" line.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from extractors.authors import clean_authors
 from extractors.dates import FoundDate, first_date_in, parse_date
@@ -50,6 +53,23 @@ def base_of(page: Page) -> str | None:
         if href:
             return urljoin(page.url or "", href)
     return page.url
+
+
+def htmldate_fallback(page: Page, fetched_at: datetime | None) -> FoundDate | None:
+    """htmldate's extensive search (its text heuristics: date-marked elements, patterns, the
+    most plausible of several) on the page's tree, for pages whose metadata gives no date.
+
+    htmldate copies the tree it is given, so ours stays as it is; it costs ~20 ms a page, paid
+    only by the pages without a metadata date (about one in five on the dev sets)."""
+    from htmldate import find_date  # imported on first use
+
+    latest = (fetched_at or datetime.now(UTC)) + timedelta(days=1)
+    try:
+        found = find_date(page.root, extensive_search=True, original_date=True,
+                          outputformat="%Y-%m-%d", max_date=latest.strftime("%Y-%m-%d"))
+    except Exception:  # htmldate raises assorted errors on odd trees; no date is the answer
+        return None
+    return parse_date(found, fetched_at)[0] if found else None
 
 
 def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...]

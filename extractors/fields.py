@@ -173,7 +173,9 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
         if from_url is not None:
             chosen = (from_url, "url")
         else:
-            found = bylines.text_date(page, fetched_at, langs)
+            found = bylines.htmldate_fallback(page, fetched_at)
+            if found is None:
+                found = bylines.text_date(page, fetched_at, langs)
             chosen = (found, "text") if found is not None else None
     if chosen is not None:
         out.fill("published", chosen[0].iso(), chosen[1])
