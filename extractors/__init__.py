@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from extractors.attenuation import extract_main_text
 from extractors.errors import BadInput
-from extractors.fields import extract_title
+from extractors.fields import Fields, extract_fields
 from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
 
-__all__ = ["BadInput", "Extraction", "Page", "extract", "parse_page"]
+__all__ = ["BadInput", "Extraction", "Fields", "Page", "extract", "parse_page"]
 
 
 @dataclass(slots=True)
@@ -37,6 +38,8 @@ class Extraction:
     sibling: dict | None = None  # {"used": bool, "reason": str | None} when a sibling was given
     #: The parsed page itself, for later steps on the same page (list records): not serialised.
     page: Page | None = field(default=None, repr=False, compare=False)
+    #: Every article field (title, dates, authors, language...) with its sources.
+    fields: Fields = field(default_factory=Fields)
 
     @property
     def method(self) -> str:
@@ -44,21 +47,26 @@ class Extraction:
         return "lcs+attenuation" if self.sibling and self.sibling["used"] else "attenuation"
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict (the shape the CLI prints and the pipelines store)."""
+        """A JSON-ready dict (the shape the CLI prints and the pipelines store): the fields of
+        :class:`Fields` at the top level, where each came from in ``extraction.sources``."""
         return {
-            "url": self.url, "title": self.title, "body": self.body, "page_type": self.page_type,
-            "encoding": self.encoding,
+            "url": self.url, **self.fields.values(), "title": self.title, "body": self.body,
+            "page_type": self.page_type, "encoding": self.encoding,
             "extraction": {"method": self.method, "region_path": self.region_path,
-                           "reason": self.reason, "sibling": self.sibling},
+                           "reason": self.reason, "sibling": self.sibling,
+                           "sources": dict(self.fields.sources),
+                           "notes": dict(self.fields.notes)},
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
         }
 
 
 def extract(document: bytes | str, url: str | None = None, content_type: str | None = None,
-            max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None
-            ) -> Extraction:
+            max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None,
+            fetched_at: datetime | None = None) -> Extraction:
     """Parse ``document`` once and run the article chain: [LCS denoise against ``sibling``,]
-    attenuation main text, title, page type.
+    attenuation main text, fields (title, dates, authors... see :mod:`extractors.fields`), page
+    type. ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that
+    no date lies in the future.
 
     ``sibling`` is a page of the same site and template (bytes, text or an already parsed
     :class:`Page`); when it cannot be used, the chain runs without it and ``Extraction.sibling``
@@ -76,16 +84,18 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
         main = whole
         sibling_note = {"used": False, "reason": "no body left after denoising"}
     t3 = time.perf_counter()
-    title = extract_title(page)
-    page_type = classify_page(page, whole)  # a property of the page, not of its template
+    fields = extract_fields(page, main.text, fetched_at)
     t4 = time.perf_counter()
+    page_type = classify_page(page, whole)  # a property of the page, not of its template
+    t5 = time.perf_counter()
     timings = dict(page.timings)
-    timings.update(attenuation=(t3 - t2) * 1e3, fields=(t4 - t3) * 1e3, total=(t4 - t0) * 1e3)
+    timings.update(attenuation=(t3 - t2) * 1e3, fields=(t4 - t3) * 1e3,
+                   pagetype=(t5 - t4) * 1e3, total=(t5 - t0) * 1e3)
     if sibling is not None:
         timings["lcs"] = (t2 - t1) * 1e3
     region = page.nodes.path(main.region) if main.region is not None else None
-    return Extraction(url, title, main.text, page_type, page.encoding, region, main.reason, timings,
-                      sibling_note, page)
+    return Extraction(url, fields.title, main.text, page_type, page.encoding, region, main.reason,
+                      timings, sibling_note, page, fields)
 
 
 def _denoise(page: Page, sibling: bytes | str | Page, max_bytes: int):

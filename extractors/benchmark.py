@@ -29,7 +29,7 @@ from extractors.lcs_denoise import denoise
 
 __all__ = ["register", "run"]
 
-STEPS = ("decode", "parse", "table", "attenuation", "fields")
+STEPS = ("decode", "parse", "table", "attenuation", "fields", "pagetype")
 #: Node-count bins of the LCS scaling table (upper bounds; the product of both trees' sizes is
 #: what the table costs, the bin is the target's size).
 SIZE_BINS = (500, 1000, 2000, 5000, 10000, 20000, 50000)
@@ -110,6 +110,8 @@ def _summary(name, floor, chain, steps, peer, lcs, nodes, skipped) -> dict:
            "lcs_pairs": len(lcs), "lcs_ms_median": med(lcs) if lcs else None,
            "lcs_nodes_median": med(nodes) if nodes else None}
     row["chain_over_parse"] = _ratio(row["chain_ms_median"], row["lxml_parse_ms_median"])
+    # the fields step (metadata, dates, authors, language...; issue 9's budget: <= 2x the parse)
+    row["fields_over_parse"] = _ratio(row["steps_ms_median"]["fields"], row["lxml_parse_ms_median"])
     row["chain_over_trafilatura"] = _ratio(row["chain_ms_median"], row["trafilatura_ms_median"])
     return row
 
@@ -172,6 +174,8 @@ def _print_row(row: dict) -> None:
     print(f"{row['dataset']}: {row['pages']} pages ({row['skipped']} skipped) | lxml parse "
           f"{row['lxml_parse_ms_median']:.2f} ms | chain {row['chain_ms_median']:.2f} ms "
           f"(p95 {row['chain_ms_p95']:.2f}; x{row['chain_over_parse']} parse) [{steps}]"
+          f" | fields step {row['steps_ms_median']['fields']:.2f} ms"
+          f" (x{row['fields_over_parse']} parse)"
           + (f" | trafilatura {peer:.2f} ms (ours x{row['chain_over_trafilatura']})" if peer else "")
           + (f" | LCS pair {row['lcs_ms_median']:.2f} ms at {row['lcs_nodes_median']:.0f} nodes"
              f" ({row['lcs_pairs']} pairs; lxml parse of those pages "

@@ -38,6 +38,8 @@ __all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "Page", "parse_page"]
 #: ``svg``/``math`` (markup that is code or graphics, not text, on modern pages).
 NOISE_TAGS = ("script", "style", "select", "option", "iframe", "textarea", "object", "input",
               "noscript", "template", "svg", "math", "button")
+#: JSON-LD scripts kept per page: news pages carry 1-6; a page with more is padding them.
+MAX_LD_SCRIPTS = 20
 #: Bodies above this size are refused (a crawl setting overrides it).
 DEFAULT_MAX_BYTES = 10_000_000
 
@@ -53,6 +55,10 @@ class Page:
     encoding: str
     encoding_source: str
     timings: dict[str, float] = field(default_factory=dict)
+    #: The texts of the page's ``<script type="application/ld+json">`` elements, kept before the
+    #: cleaning rules drop every script (read by :mod:`extractors.metadata`; at most
+    #: ``MAX_LD_SCRIPTS``, each as found).
+    ld_json: tuple[str, ...] = ()
 
 
 def parse_page(document: bytes | str, url: str | None = None, content_type: str | None = None,
@@ -76,7 +82,7 @@ def parse_page(document: bytes | str, url: str | None = None, content_type: str 
         if not text.strip():
             raise EmptyDocument("the document is empty")
     t1 = time.perf_counter()
-    root = _parse(text)
+    root, ld_json = _parse(text)
     body = root.find("body")
     if body is None:
         body = root
@@ -84,7 +90,7 @@ def parse_page(document: bytes | str, url: str | None = None, content_type: str 
     nodes = build_node_table(body)
     t3 = time.perf_counter()
     timings = {"decode": (t1 - t0) * 1e3, "parse": (t2 - t1) * 1e3, "table": (t3 - t2) * 1e3}
-    return Page(root, body, nodes, url, encoding, source, timings)
+    return Page(root, body, nodes, url, encoding, source, timings, ld_json)
 
 
 def _parser() -> html.HTMLParser:
@@ -92,7 +98,7 @@ def _parser() -> html.HTMLParser:
                            remove_blank_text=False, huge_tree=True)
 
 
-def _parse(text: str) -> etree._Element:
+def _parse(text: str) -> tuple[etree._Element, tuple[str, ...]]:
     # Parsing UTF-8 bytes with a fixed encoding sidesteps lxml's refusal of str input that carries
     # an XML encoding declaration, and any meta charset that contradicts our decoding.
     tags = markup_overflow(text)
@@ -111,5 +117,16 @@ def _parse(text: str) -> etree._Element:
         raise TooDeep("the markup nests deeper than the parser's limit (2 048 elements)")
     if root is None:
         raise MalformedDocument("the markup holds no element")
+    ld_json = tuple(_ld_json_texts(root))
     etree.strip_elements(root, *NOISE_TAGS, with_tail=False)
-    return root
+    return root, ld_json
+
+
+def _ld_json_texts(root: etree._Element) -> list[str]:
+    found = []
+    for script in root.iter("script"):
+        if "ld+json" in (script.get("type") or "").lower() and script.text:
+            found.append(script.text)
+            if len(found) == MAX_LD_SCRIPTS:
+                break
+    return found

@@ -19,6 +19,7 @@ request them first (:mod:`pipelines.record_board`), whatever happens to the item
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from scrapy.exceptions import DropItem
@@ -90,7 +91,7 @@ class ExtractPipeline:
         try:
             result = await run_in_thread(  # LCS is for articles: a list page runs without it
                 extract_page, body, url, content_type, self.max_page_bytes,
-                None if is_list else sibling,
+                None if is_list else sibling, fetched_at(item),
             )
         except BadInput as exc:
             self._skip(url, exc.reason, str(exc))
@@ -100,7 +101,7 @@ class ExtractPipeline:
             raise DropItem(f"extract_exception: {url}: {type(exc).__name__}: {exc}") from exc
         if self.lists is not None and (is_list or result.page_type == "list"):
             return await self._news_list(item, result, sibling, no_sibling)
-        news = news_item(item, result.to_dict())
+        news = news_item(item, result).to_dict()
         news["extraction"]["sibling"] = note = sibling_note(sibling, no_sibling, result.sibling)
         if note["used"]:
             self._count("newscrawl/siblings/used")
@@ -161,6 +162,7 @@ def extract_page(
     content_type: str | None,
     max_bytes: int,
     sibling: StoredPage | None,
+    fetched: datetime | None = None,
 ) -> extractors.Extraction:
     """:func:`extractors.extract`, against ``sibling`` (parsed with its own Content-Type) if any.
 
@@ -179,8 +181,25 @@ def extract_page(
         except BadInput:
             other = sibling.body
     return extractors.extract(
-        body, url=url, content_type=content_type, max_bytes=max_bytes, sibling=other
+        body, url=url, content_type=content_type, max_bytes=max_bytes, sibling=other,
+        fetched_at=fetched,
     )
+
+
+def fetched_at(item: dict[str, Any]) -> datetime | None:
+    """The page item's ``fetched_at`` as an aware datetime (None when absent or unreadable).
+
+    >>> fetched_at({"fetched_at": "2024-05-01T10:00:00Z"}).isoformat()
+    '2024-05-01T10:00:00+00:00'
+    """
+    value = item.get("fetched_at")
+    if not isinstance(value, str):
+        return None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def sibling_note(

@@ -1,50 +1,134 @@
-"""The items the extract pipeline emits: the fields every news item shares, built in one place.
+"""The items the extract pipeline emits, typed: ``NewsArticle`` and ``NewsList``, built here and
+turned into their JSON shape here (``to_dict``; docs/item.schema.json describes that shape).
 
-A news item (article) and a ``NewsList`` item (list page) share their identity, provenance and
-archive fields; :func:`item_fields` builds them from the page item and ``Extraction.to_dict()``.
+Both carry an :class:`ItemIdentity` (id, URLs, site, fetch and archive provenance). An article's
+fields (title, dates, authors, language, canonical URL...) are :class:`extractors.fields.Fields`
+itself, flattened into the item: adding a field is one edit in ``Fields`` plus its line in the
+schema and docs/CONTRACT.md. Field names are ours, snake_case like the rest of the item
+(``published``, ``authors`` as a list of names, ``language``, ``image``), not Zyte's ``Article``
+camelCase; docs/CONTRACT.md maps them.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["item_fields", "news_item", "site_of"]
+from w3lib.url import canonicalize_url
+
+from extractors.fields import Fields
+
+__all__ = ["ItemIdentity", "NewsArticle", "NewsList", "item_id", "news_item", "site_of"]
 
 
-def item_fields(page: dict[str, Any], extraction: dict[str, Any]) -> dict[str, Any]:
-    """``id`` (SHA-1 of the canonical URL), ``url``, ``canonical_url``, ``site``, ``fetched_at``,
-    ``page_type``, ``language``, ``template_key``, ``route``, ``referer``, ``title``, ``warc``."""
-    url = page["url"]
-    canonical = extraction.get("canonical_url") or url
-    return {
-        "id": hashlib.sha1(canonical.encode("utf-8")).hexdigest(),
-        "url": url,
-        "canonical_url": canonical,
-        "site": site_of(url),
-        "fetched_at": page.get("fetched_at"),
-        "page_type": extraction["page_type"],
-        "language": extraction.get("language"),
-        "template_key": page.get("template_key"),
-        "route": page.get("route"),
-        "referer": page.get("referer"),
-        "title": extraction.get("title"),
-        "warc": page.get("warc"),
-    }
+@dataclass(slots=True)
+class ItemIdentity:
+    """What every item says about the page it came from."""
+
+    id: str
+    url: str
+    canonical_url: str
+    site: str
+    fetched_at: str | None
+    page_type: str
+    template_key: str | None
+    route: str | None
+    referer: str | None
+    warc: dict | None
+
+    @classmethod
+    def of(cls, page: dict[str, Any], page_type: str, canonical: str | None) -> ItemIdentity:
+        """From a page item; ``canonical`` (the page's declared canonical URL) is used for the
+        id only when it is on the page's own site (a page cannot claim another site's id)."""
+        url = page["url"]
+        own = canonical if canonical and same_site(canonical, url) else None
+        return cls(item_id(own or url), url, own or url, site_of(url), page.get("fetched_at"),
+                   page_type, page.get("template_key"), page.get("route"), page.get("referer"),
+                   page.get("warc"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "url": self.url, "canonical_url": self.canonical_url,
+                "site": self.site, "fetched_at": self.fetched_at, "page_type": self.page_type,
+                "template_key": self.template_key, "route": self.route, "referer": self.referer}
 
 
-def news_item(page: dict[str, Any], extraction: dict[str, Any]) -> dict[str, Any]:
-    """The news item of the contract, from a page item and ``Extraction.to_dict()``."""
-    return {
-        **item_fields(page, extraction),
-        "body": extraction.get("body"),
-        "extraction": {
-            **extraction.get("extraction", {}),
-            "encoding": extraction.get("encoding"),
-            "timings_ms": extraction.get("timings_ms", {}),
-        },
-    }
+@dataclass(slots=True)
+class NewsArticle:
+    """An article (or other non-list page): identity, fields, main text, how it was extracted."""
+
+    identity: ItemIdentity
+    fields: Fields
+    body: str
+    extraction: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The item's JSON shape: identity, the fields, ``body``, ``warc``, ``extraction`` (with
+        ``sources`` and ``notes`` of the fields)."""
+        extraction = {**self.extraction, "sources": dict(self.fields.sources),
+                      "notes": dict(self.fields.notes)}
+        values = self.fields.values()
+        values["canonical_url"] = self.identity.canonical_url
+        return {**self.identity.to_dict(), **values, "body": self.body,
+                "warc": self.identity.warc, "extraction": extraction}
+
+
+@dataclass(slots=True)
+class NewsList:
+    """A list page (section front, index): its records instead of a body."""
+
+    identity: ItemIdentity
+    title: str | None
+    language: str | None
+    records: list[dict[str, Any]]
+    extraction: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.identity.to_dict(), "title": self.title, "language": self.language,
+                "records": self.records, "warc": self.identity.warc,
+                "extraction": self.extraction}
+
+
+def news_item(page: dict[str, Any], extraction: Any) -> NewsArticle:
+    """The ``NewsArticle`` of a page item and its :class:`extractors.Extraction`."""
+    found = extraction.to_dict()
+    identity = ItemIdentity.of(page, found["page_type"], extraction.fields.canonical_url)
+    record = {**found["extraction"], "encoding": found.get("encoding"),
+              "timings_ms": found.get("timings_ms", {})}
+    record.pop("sources", None)
+    record.pop("notes", None)
+    declared = extraction.fields.canonical_url
+    if declared and identity.canonical_url != declared:
+        extraction.fields.note("canonical_url", f"{declared} is on another site: not used")
+    return NewsArticle(identity, extraction.fields, found.get("body") or "", record)
+
+
+def item_id(url: str) -> str:
+    """SHA-1 of the canonicalised URL: one id for one article fetched by two URLs.
+
+    >>> item_id("https://a.org/n?b=2&a=1#top") == item_id("https://a.org/n?a=1&b=2")
+    True
+    """
+    return hashlib.sha1(canonicalize_url(url).encode("utf-8")).hexdigest()
+
+
+def same_site(first: str, second: str) -> bool:
+    """Whether two URLs are on one site (the same registered name, roughly: the last two host
+    labels, three under a two-letter country code's ``co.``/``com.``).
+
+    >>> same_site("https://www.bbc.co.uk/a", "https://news.bbc.co.uk/b")
+    True
+    >>> same_site("https://evil.example/a", "https://bbc.com/b")
+    False
+    """
+    return _registered(first) == _registered(second) != ""
+
+
+def _registered(url: str) -> str:
+    labels = (urlsplit(url).hostname or "").lower().split(".")
+    keep = 3 if len(labels) >= 3 and len(labels[-1]) == 2 and len(labels[-2]) <= 3 else 2
+    return ".".join(labels[-keep:])
 
 
 def site_of(url: str) -> str:

@@ -39,7 +39,7 @@ from scrapy.utils.asyncio import run_in_thread
 from extractors import psnt
 from extractors.errors import BadInput
 from extractors.page import Page, parse_page
-from pipelines.items import item_fields
+from pipelines.items import ItemIdentity, NewsList
 from pipelines.pairing import NOT_NEEDED, reason_slug
 from pipelines.record_board import record_board
 from pipelines.siblings import StoredPage
@@ -227,10 +227,9 @@ def news_list_item(
     """The ``NewsList`` item of the contract, from a page item, ``Extraction.to_dict()`` and the
     list outcome."""
     stored = outcome.wrapper
-    return {
-        **item_fields(page, {**extraction, "page_type": "list"}),
-        "records": outcome.records,
-        "extraction": {
+    identity = ItemIdentity.of(page, "list", extraction.get("canonical_url"))
+    return NewsList(
+        identity, extraction.get("title"), extraction.get("language"), outcome.records, {
             "method": "psnt_single" if outcome.event == "single_page" else "psnt",
             "wrapper": None if stored is None else {
                 "key": stored.key,
@@ -246,7 +245,7 @@ def news_list_item(
             "encoding": extraction.get("encoding"),
             "timings_ms": {**extraction.get("timings_ms", {}), **outcome.timings_ms},
         },
-    }
+    ).to_dict()
 
 
 def _ms(started: float) -> float:

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from datetime import UTC, datetime
 
 from extractors import extract
 from extractors.errors import BadInput
@@ -21,7 +22,8 @@ __all__ = ["add_parser", "extract_one", "extract_warc", "run"]
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "extract",
-        help="extract title, body and page type from saved HTML pages or WARC files",
+        help="extract title, body, page type and the article fields from saved HTML pages or WARC "
+        "files",
         description="Prints one JSON line per page, in the order given: the extraction result plus "
         '"file". A page that cannot be extracted prints {"file", "error", "reason"} and the '
         "exit code is 1 once all pages are done. With --warc, the pages are the 2xx HTML response "
@@ -44,7 +46,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="a page of the same site and template: template blocks are removed by LCS matching "
         "(paper 003) before the main text is taken; the result says whether it was used",
     )
+    parser.add_argument(
+        "--fetched-at", metavar="ISO", type=_when,
+        help="when the page was fetched (ISO 8601, default now): relative dates (\"3 hours ago\") "
+        "count from it and dates more than a day after it are refused",
+    )
     parser.set_defaults(run=run)
+
+
+def _when(value: str) -> datetime:
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 date: {value!r}") from error
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _read(name: str) -> bytes:
@@ -54,7 +69,8 @@ def _read(name: str) -> bytes:
         return page.read()
 
 
-def extract_one(name: str, url: str | None, sibling: bytes | None = None) -> dict:
+def extract_one(name: str, url: str | None, sibling: bytes | None = None,
+                fetched_at: datetime | None = None) -> dict:
     """The JSON-ready result for one page file (``-`` = stdin); errors become a result too."""
     try:
         body = _read(name)
@@ -65,7 +81,7 @@ def extract_one(name: str, url: str | None, sibling: bytes | None = None) -> dic
             "reason": "unreadable",
         }
     try:
-        result = extract(body, url=url, sibling=sibling)
+        result = extract(body, url=url, sibling=sibling, fetched_at=fetched_at)
     except BadInput as error:
         return {"file": name, "error": str(error), "reason": error.reason}
     return {**result.to_dict(), "file": name}
@@ -105,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             sys.stderr.write(f"newscrawl extract: cannot read sibling {args.sibling}: {error.strerror}\n")
             return 2
-    results = (extract_one(name, args.url, sibling) for name in args.files)
+    results = (extract_one(name, args.url, sibling, args.fetched_at) for name in args.files)
     failed = _print(results)
     for path in args.warc:
         failed += _print(extract_warc(Path(path), sibling))

@@ -59,6 +59,7 @@ def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Predicti
     """The full chain as users get it: ``extractors.extract(...).to_dict()``, with the sibling a
     crawl would pair the page with."""
     from extractors import extract
+    from extractors.fields import FIELD_NAMES
 
     found = extract(html, url=url, sibling=sibling).to_dict()
     keys = ("body", "title", "date", "author", "page_type", "records")
@@ -67,6 +68,9 @@ def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Predicti
         pred["author"] = found["authors"]
     if "published" in found and "date" not in pred:
         pred["date"] = found["published"]
+    # which article fields came back (the runner reports the share per field) and step timings
+    pred["field_coverage"] = {name: bool(found.get(name)) for name in FIELD_NAMES}
+    pred["timings_ms"] = found.get("timings_ms", {})
     return pred
 
 

@@ -60,6 +60,16 @@ def build_trafilatura() -> PeerRun:
     return run
 
 
+def build_htmldate() -> PeerRun:
+    from htmldate import find_date
+
+    def run(html: bytes, text: str, url: str | None) -> dict:
+        # extensive_search + original_date: htmldate's most thorough setting (its own evaluation)
+        return {"date": find_date(text, url=url, extensive_search=True, original_date=True,
+                                  outputformat="%Y-%m-%d")}
+    return run
+
+
 def build_readability() -> PeerRun:
     from readability import Document
 
@@ -157,6 +167,7 @@ def peer_specs() -> dict[str, PeerSpec]:
                  takes_bytes=True),
         PeerSpec("resiliparse", "resiliparse", "resiliparse",
                  frozenset({"body", "title"}), build_resiliparse),
+        PeerSpec("htmldate", "htmldate", "htmldate", frozenset({"date"}), build_htmldate),
         PeerSpec("gerapy", "gerapy_auto_extractor", "gerapy-auto-extractor",
                  frozenset({"page_type", "records"}), build_gerapy),
     )

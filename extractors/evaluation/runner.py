@@ -211,6 +211,10 @@ def _method_notes(pages: list[GoldPage], run: ToolRun, provides: frozenset[str])
             steps.setdefault(step, []).append(ms)
     if steps:
         notes["step_ms_median"] = {k: round(statistics.median(v), 2) for k, v in steps.items()}
+    returned = [pred["field_coverage"] for pred in preds if pred.get("field_coverage")]
+    if returned:  # share of pages where each article field came back (methods.run_default)
+        notes["field_coverage"] = {name: round(sum(r.get(name, False) for r in returned)
+                                               / len(returned), 3) for name in returned[0]}
     covered = [p for p, pred in zip(pages, preds, strict=True) if pred.get("coverable", True)]
     if len(covered) < len(pages):
         notes["coverable_pages"] = len(covered)

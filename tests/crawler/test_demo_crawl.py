@@ -43,6 +43,21 @@ def test_summary_counts_match_the_manifest(demo_out: Path, expected: Expected) -
     assert summary["finish_reason"] == "finished"
 
 
+def test_every_item_matches_the_published_schema(demo_out: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema", reason="pip install -e '.[test]'")
+    schema = json.loads((Path(__file__).parents[2] / "docs" / "item.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    items = jsonl_items(demo_out)
+    assert items
+    for item in items:
+        errors = sorted(validator.iter_errors(item), key=lambda e: list(e.path))
+        assert not errors, (item["url"], [f"{list(e.path)}: {e.message}"[:300] for e in errors])
+    articles = [i for i in items if i["page_type"] == "article"]
+    assert all(set(i["extraction"]["sources"]) <= {k for k, v in i.items() if v}
+               for i in articles)
+    assert sum(bool(i["published"]) for i in articles) >= len(articles) // 2
+
+
 def test_bad_urls_show_up_with_their_reasons(demo_out: Path, expected: Expected) -> None:
     summary = json.loads((demo_out / "summary.json").read_text())
     assert Counter(summary["skipped"]) == expected.skipped

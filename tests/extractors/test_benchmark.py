@@ -18,7 +18,9 @@ def test_bench_reports_chain_floor_lcs_scaling_and_memory(tmp_path, capsys):
     (row,) = json.loads(out.read_text())["results"]
     assert row["dataset"] == "main_text" and row["pages"] == 4
     assert row["chain_ms_median"] > 0 and row["lxml_parse_ms_median"] > 0
-    assert set(row["steps_ms_median"]) == {"decode", "parse", "table", "attenuation", "fields"}
+    assert set(row["steps_ms_median"]) == {"decode", "parse", "table", "attenuation", "fields",
+                                           "pagetype"}
+    assert row["fields_over_parse"] is not None
     assert row["lcs_pairs"] > 0 and row["lcs_nodes_median"] > 0
     assert row["lcs_pages_lxml_parse_ms_median"] > 0
     scaling = row["lcs_scaling"]

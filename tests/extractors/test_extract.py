@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 from extractors import BadInput, extract
+from extractors.fields import FIELD_NAMES
 from tests.fixture_pages import fixture, page_bytes
 
 
 def test_result_dict_has_the_documented_keys():
     result = extract(page_bytes(fixture("cx_bbc-00000.html")), url="https://www.bbc.com/news/x")
     data = result.to_dict()
-    assert set(data) == {"url", "title", "body", "page_type", "encoding", "extraction", "timings_ms"}
+    assert set(data) == {"url", "body", "page_type", "encoding", "extraction", "timings_ms",
+                         *FIELD_NAMES}
+    assert {"sources", "notes"} <= set(data["extraction"])
     assert data["extraction"]["method"] == "attenuation"
     assert data["title"] and data["body"] and data["page_type"] == "article"
     assert {"decode", "parse", "table", "attenuation", "fields", "total"} <= set(data["timings_ms"])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import logging
 
@@ -11,10 +10,12 @@ import pytest
 from scrapy.exceptions import DropItem
 
 import pipelines.extract
+from extractors.fields import FIELD_NAMES
 from pipelines.extract import ExtractPipeline
+from pipelines.items import item_id
 from tests.pipelines.helpers import all_page_items, build, make_crawler, page_item, run_pipeline
 
-NEWS_KEYS = {
+NEWS_KEYS = set(FIELD_NAMES) | {
     "id",
     "url",
     "canonical_url",
@@ -42,8 +43,10 @@ def test_page_item_becomes_news_item() -> None:
     item["warc"] = {"file": "newscrawl-x.warc.gz", "offset": 1234}
     _, (news,) = extract([item])
     assert set(news) == NEWS_KEYS
-    assert news["id"] == hashlib.sha1(news["canonical_url"].encode()).hexdigest()
-    assert news["canonical_url"] == item["url"]
+    assert news["id"] == item_id(news["canonical_url"])
+    # the page declares <link rel=canonical href="http://www.bbc.com/news/business-27107354">
+    assert news["canonical_url"] == "http://www.bbc.com/news/business-27107354"
+    assert news["extraction"]["sources"]["canonical_url"] == "meta"
     assert news["site"] == "bbc.com"
     assert news["warc"] == {"file": "newscrawl-x.warc.gz", "offset": 1234}
     assert (news["fetched_at"], news["template_key"], news["route"], news["referer"]) == (

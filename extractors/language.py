@@ -1,0 +1,76 @@
+"""The page's language as a BCP 47 tag: from the markup, checked against the text.
+
+The markup's tag (``<html lang>``, ``content-language``, JSON-LD ``inLanguage``, ``og:locale``) is
+normalised (``en_us`` -> ``en-US``). The text decides when the markup says nothing or contradicts
+it (templates left at ``lang="en-US"`` on German blogs are common): ``py3langid`` (a numpy port of
+langid.py, 97 languages) classifies up to ``TEXT_SAMPLE_CHARS`` of the main text in ~0.3 ms once
+its model is loaded (~0.9 s, on first use).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["normalise_tag", "page_language"]
+
+#: Characters of main text classified: langid's accuracy is flat beyond a few hundred, and its
+#: cost grows with the sample (7 ms for 2 000 Chinese characters, under 1 ms for 600).
+TEXT_SAMPLE_CHARS = 600
+#: Shortest main text whose language is trusted over the markup's: below ~200 characters
+#: (a caption, a teaser) langid confuses close languages.
+MIN_TEXT_CHARS = 200
+
+_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
+
+
+def normalise_tag(value: str | None) -> str | None:
+    """A BCP 47 tag from what markup writes, or None when it is not one.
+
+    >>> normalise_tag("en_us"), normalise_tag("zh-hans-CN"), normalise_tag("English")
+    ('en-US', 'zh-Hans-CN', None)
+    """
+    if not value:
+        return None
+    value = value.strip().split(",")[0].strip()
+    if not _TAG.match(value) or len(value) > 35:
+        return None
+    parts = re.split(r"[-_]", value)
+    out = [parts[0].lower()]
+    for part in parts[1:]:
+        if len(part) == 4 and part.isalpha():
+            out.append(part.title())
+        elif len(part) == 2 and part.isalpha():
+            out.append(part.upper())
+        else:
+            out.append(part.lower())
+    return "-".join(out)
+
+
+def page_language(declared: list[tuple[str, str]], text: str) -> tuple[str | None, str | None,
+                                                                         str | None]:
+    """(tag, source, note): the first valid declared tag (``declared`` = [(value, source)]),
+    unless the main text says another language; then the text's, with a note saying so."""
+    tag, source = None, None
+    for value, where in declared:
+        tag = normalise_tag(value)
+        if tag:
+            source = where
+            break
+    sample = text[:TEXT_SAMPLE_CHARS]
+    if len(sample.strip()) < MIN_TEXT_CHARS:
+        return tag, source, None
+    detected = _classify(sample)
+    if detected is None:
+        return tag, source, None
+    if tag is None:
+        return detected, "text", None
+    if tag.split("-")[0] != detected:
+        return detected, "text", f"markup says {tag}, the text is {detected}"
+    return tag, source, None
+
+
+def _classify(sample: str) -> str | None:
+    import py3langid  # imported on first use: its model loads in ~0.9 s
+
+    code, _ = py3langid.classify(sample)
+    return code or None

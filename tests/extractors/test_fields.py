@@ -1,0 +1,63 @@
+"""Article fields from real pages' metadata, and the interface a later step fills them through."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from extractors import extract, parse_page
+from extractors.fields import FIELD_NAMES, Fields, extract_fields, fill_guesses
+from extractors.title import strip_site_name
+from tests.fixture_pages import fixture, page_bytes
+
+BBC_URL = "https://www.bbc.com/news/business-27107354"
+
+
+def test_bbc_article_fields_and_their_sources() -> None:
+    result = extract(page_bytes(fixture("cx_bbc-00000.html")), url=BBC_URL)
+    f = result.fields
+    assert (f.title, f.published, f.authors) == (
+        "Obama, Abe and a high-stakes trade deal", "2014-04-24T01:51:52+01:00", ["Linda Yueh"])
+    assert f.canonical_url == "http://www.bbc.com/news/business-27107354"
+    assert f.site_name == "BBC News" and f.language == "en"
+    assert f.sources["published"] == "jsonld" and f.sources["canonical_url"] == "meta"
+    assert set(f.sources) <= set(FIELD_NAMES)
+
+
+def test_chinese_page_gets_date_and_language_from_its_text() -> None:
+    # money.163.com, 2015: no structured date; the dateline under the headline gives it.
+    result = extract(page_bytes(fixture("cx_163-00001.html")))
+    assert result.fields.language.startswith("zh")
+    assert result.fields.published and result.fields.published.startswith("20")
+    assert result.fields.sources["published"] in ("text", "meta", "time")
+
+
+def test_fill_leaves_metadata_values_and_marks_what_it_adds() -> None:
+    page = parse_page(page_bytes(fixture("cx_bbc-00000.html")), url=BBC_URL)
+    fields = extract_fields(page)
+    fields.authors = []  # as if the metadata had named nobody
+    fields.sources.pop("authors")
+    fill_guesses(fields, {"title": "Another title", "author": "By Jane Roe, 12 March 2019",
+                          "date": "2019-03-12"}, "svm", datetime(2024, 1, 1, tzinfo=UTC))
+    assert fields.title == "Obama, Abe and a high-stakes trade deal"  # metadata kept
+    assert fields.authors == ["Jane Roe"] and fields.sources["authors"] == "svm"
+    assert fields.sources["published"] == "jsonld"
+
+
+def test_fill_reads_a_date_guess_into_iso() -> None:
+    fields = Fields()
+    fill_guesses(fields, {"date": "2019年9月7日 13:43"}, "svm")
+    assert (fields.published, fields.published_raw, fields.sources["published"]) == (
+        "2019-09-07T13:43:00", "2019年9月7日 13:43", "svm")
+
+
+def test_section_and_site_suffixes_are_stripped_from_cjk_titles() -> None:
+    assert strip_site_name("국회 본회의 통과 - 정치 | 한겨레", {"한겨레"}) == "국회 본회의 통과"
+    assert strip_site_name("新型ロケット打ち上げ成功｜科学｜朝日新聞デジタル", set()) \
+        == "新型ロケット打ち上げ成功"
+
+
+def test_a_logo_heading_with_the_site_name_is_not_the_title() -> None:
+    html = ("<html><head><title>Rain falls all day - Daily Blog</title>"
+            "<meta property='og:site_name' content='Daily Blog'></head><body>"
+            "<h1>Daily Blog</h1><article><h2>x</h2><p>It rained.</p></article></body></html>")
+    assert extract(html).fields.title == "Rain falls all day"
