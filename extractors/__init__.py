@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from extractors.attenuation import extract_main_text
+from extractors.boilerplate import furniture_mask
 from extractors.errors import BadInput
 from extractors.fields import extract_title
 from extractors.lcs_denoise import denoise
@@ -70,7 +71,13 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     t1 = time.perf_counter()
     content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()
-    whole = extract_main_text(page)
+    furniture = furniture_mask(page.nodes)
+    whole = extract_main_text(page, content=furniture)
+    if not whole.text:  # the page labels everything as furniture: read it unlabelled
+        furniture = None
+        whole = extract_main_text(page)
+    if content is not None and furniture is not None:
+        content = content & furniture
     main = whole if content is None else extract_main_text(page, content=content)
     if not main.text and whole.text:  # the denoiser left no body: fall back, say so
         main = whole
