@@ -77,23 +77,25 @@ FURNITURE_ROLES = frozenset({"navigation", "complementary", "contentinfo", "sear
 NAME_EXEMPT_TAGS = frozenset({"html", "body", "main", "article"})
 
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_SPLIT = re.compile(r"[^a-z0-9]+")
+_SPLIT = re.compile(r"[^a-z0-9\0]+|(?=\0)|(?<=\0)")
+_ATTRIBUTE_XPATH = "descendant-or-self::*[@role or @hidden or @aria-hidden or @style]"
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
 def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = (re.escape(w[:-1]) + "[a-z0-9]*" if w.endswith("*") else re.escape(w)
                     for w in words)
-    return re.compile(r"(?:^| )(?:" + "|".join(alternatives) + r")(?: |$)")
+    return re.compile(r"(?:^|\s)(?:" + "|".join(alternatives) + r")(?=\s|$)")
 
 
 def name_words(value: str) -> str:
-    """The words of an ``id``/``class`` value, lower-cased, space-separated.
+    """The words of an ``id``/``class`` value, lower-cased, space-separated (NUL separators of
+    several names kept).
 
     >>> name_words("relatedArticles post_share-bar")
-    'related articles post share bar'
+    ' related articles post share bar '
     """
-    return " ".join(w for w in _SPLIT.split(_CAMEL.sub(r"\1 \2", value).lower()) if w)
+    return " " + _SPLIT.sub(" ", _CAMEL.sub(r"\1 \2", value).lower()) + " "
 
 
 def furniture_mask(nodes: NodeTable, words: tuple[str, ...] = FURNITURE_WORDS,
@@ -122,35 +124,33 @@ def furniture_mask(nodes: NodeTable, words: tuple[str, ...] = FURNITURE_WORDS,
 def _marks(nodes: NodeTable, strong_pattern: re.Pattern[str], weak_pattern: re.Pattern[str],
            story_pattern: re.Pattern[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows named as furniture by a strong word, those of them whose name also holds a story
-    word, and rows with weak evidence only."""
+    word, and rows with weak evidence only (a weak word, a landmark tag or role, hidden)."""
     n = len(nodes)
-    strong = np.zeros(n, dtype=bool)
-    story = np.zeros(n, dtype=bool)
-    weak = np.zeros(n, dtype=bool)
-    seen: dict[str, int] = {}  # name -> 3 strong + story word, 2 strong, 1 weak, 0 none
-    for row in range(n):
-        tag = nodes.tag[row]
-        name = nodes.ident[row] + " " + nodes.classes[row] if (
-            nodes.ident[row] or nodes.classes[row]) else ""
-        if name and tag not in NAME_EXEMPT_TAGS:
-            verdict = seen.get(name)
-            if verdict is None:
-                words = name_words(name)
-                verdict = 2 if strong_pattern.search(words) else (
-                    1 if weak_pattern.search(words) else 0)
-                if verdict == 2 and story_pattern.search(words):
-                    verdict = 3
-                seen[name] = verdict
-            if verdict >= 2:
-                strong[row] = True
-                story[row] = verdict == 3
-                continue
-            weak[row] = verdict == 1
-        el = nodes.elements[row]
-        if tag in FURNITURE_TAGS or (el.attrib and (el.get("role") in FURNITURE_ROLES
-                                                    or _hidden(el))):
-            weak[row] = True
-    return strong, story, weak
+    names = [i + " " + c if (i or c) else "" for i, c in zip(nodes.ident, nodes.classes)]
+    unique = list(set(names) - {""})
+    verdicts = {"": 0}  # name -> 3 strong + story word, 2 strong, 1 weak, 0 none
+    # all names split into words at once (one regex pass), one line each
+    for name, words in zip(unique, name_words("\0".join(unique)).split("\0")):
+        verdict = 2 if strong_pattern.search(words) else int(bool(weak_pattern.search(words)))
+        verdicts[name] = 3 if verdict == 2 and story_pattern.search(words) else verdict
+    verdict = np.fromiter((verdicts[name] for name in names), dtype=np.int8, count=n)
+    verdict[np.fromiter((t in NAME_EXEMPT_TAGS for t in nodes.tag), dtype=bool, count=n)] = 0
+    weak = (verdict == 1) | np.fromiter((t in FURNITURE_TAGS for t in nodes.tag), dtype=bool,
+                                        count=n)
+    found = nodes.elements[0].xpath(_ATTRIBUTE_XPATH) if n else []
+    for row, _ in _rows_of(nodes, [el for el in found
+                                   if el.get("role") in FURNITURE_ROLES or _hidden(el)]):
+        weak[row] = True
+    strong = verdict >= 2
+    return strong, verdict == 3, weak & ~strong
+
+
+def _rows_of(nodes: NodeTable, elements: list) -> list[tuple[int, object]]:
+    """(row, element) for elements of the table (found by a search in the tree)."""
+    if not elements:
+        return []
+    index = {el: row for row, el in enumerate(nodes.elements)}
+    return [(index[el], el) for el in elements if el in index]
 
 
 def _among_paragraphs(nodes: NodeTable) -> np.ndarray:
@@ -170,10 +170,9 @@ def _story_markers(nodes: NodeTable) -> np.ndarray:
     """Rows of ``h1`` elements and of elements marked ``itemprop=articleBody``."""
     marker = np.fromiter((t == "h1" for t in nodes.tag), dtype=bool, count=len(nodes))
     if len(nodes):
-        bodies = set(nodes.elements[0].xpath('descendant-or-self::*[@itemprop="articleBody"]'))
-        if bodies:
-            marker |= np.fromiter((el in bodies for el in nodes.elements), dtype=bool,
-                                  count=len(nodes))
+        bodies = nodes.elements[0].xpath('descendant-or-self::*[@itemprop="articleBody"]')
+        for row, _ in _rows_of(nodes, bodies):
+            marker[row] = True
     return marker
 
 
