@@ -19,6 +19,7 @@ from extractors.fields import extract_title
 from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
+from extractors.story import story_container
 
 __all__ = ["BadInput", "Extraction", "Page", "extract", "parse_page"]
 
@@ -72,13 +73,15 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()
     furniture = furniture_mask(page.nodes)
-    whole = extract_main_text(page, content=furniture)
+    start = story_container(page.nodes.masked(furniture))
+    whole = extract_main_text(page, content=furniture, start=start or 0)
     if not whole.text:  # the page labels everything as furniture: read it unlabelled
-        furniture = None
+        furniture, start = None, None
         whole = extract_main_text(page)
     if content is not None and furniture is not None:
         content = content & furniture
-    main = whole if content is None else extract_main_text(page, content=content)
+    main = whole if content is None else extract_main_text(page, content=content,
+                                                           start=start or 0)
     if not main.text and whole.text:  # the denoiser left no body: fall back, say so
         main = whole
         sibling_note = {"used": False, "reason": "no body left after denoising"}

@@ -54,16 +54,19 @@ class MainText:
 
 def extract_main_text(page: Page, threshold: float = ATTENUATION_THRESHOLD,
                       max_link_density: float = MAX_LINK_DENSITY,
-                      content: np.ndarray | None = None) -> MainText:
+                      content: np.ndarray | None = None, start: int = 0) -> MainText:
     """Run FindMT then CleanTree on ``page`` and return the main text.
 
     ``content`` (a row mask, e.g. from LCS denoising) restricts the walk to the text of those rows:
-    everything else counts as absent.
+    everything else counts as absent. ``start`` is the row the walk starts from (``body``, or the
+    story container the page marks, see :mod:`extractors.story`).
     """
     nodes = page.nodes if content is None else page.nodes.masked(content)
     if len(nodes) == 0 or nodes.nonlink_text[0] == 0:
         return MainText("", None, "no non-link text on the page")
-    region = find_subject_region(nodes, threshold)
+    if nodes.nonlink_text[start] == 0:
+        start = 0
+    region = find_subject_region(nodes, threshold, start)
     keep = clean_tree(nodes, region, max_link_density)
     if content is not None:
         keep &= content
