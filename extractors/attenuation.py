@@ -40,6 +40,13 @@ MAX_LINK_DENSITY = 0.65
 #: "several <a> elements" of paper 000's definition 1 (link node).
 MIN_LINKS_IN_LINK_NODE = 2
 
+#: Leave out the lines (blocks) whose text is all inside links at the start and the end of the
+#: body: "Skip to content", "Read more", a related headline, a tag or category link left at the
+#: region's edges (CleanTree removes only blocks of several links). Inside the body such lines
+#: stay (lists of links that are part of the story). Measured on the nine dev sets against
+#: dropping every link-only line (docs/evaluation.md, "Main text changes").
+DROP_LINK_ONLY_EDGES = True
+
 _SPACES = re.compile(r"[\s\u00a0\u3000]+")
 
 
@@ -70,7 +77,7 @@ def extract_main_text(page: Page, threshold: float = ATTENUATION_THRESHOLD,
     keep = clean_tree(nodes, region, max_link_density)
     if content is not None:
         keep &= content
-    text = region_text(nodes, keep)
+    text = region_text(nodes, keep, DROP_LINK_ONLY_EDGES)
     if not text:
         return MainText("", region, "the subject region is all links")
     return MainText(text, region)
@@ -109,16 +116,25 @@ def clean_tree(nodes: NodeTable, region: int, max_link_density: float = MAX_LINK
     return keep
 
 
-def region_text(nodes: NodeTable, keep: np.ndarray) -> str:
-    """The text of the kept rows in document order, one line per block, whitespace collapsed."""
+def region_text(nodes: NodeTable, keep: np.ndarray, drop_link_lines: bool = True) -> str:
+    """The text of the kept rows in document order, one line per block, whitespace collapsed.
+
+    With ``drop_link_lines``, the lines made only of link text at the start and at the end of
+    the text are left out (see :data:`DROP_LINK_ONLY_EDGES`).
+    """
     lines: list[str] = []
-    current: list[str] = []
+    linked: list[bool] = []
     for i in np.flatnonzero(keep[nodes.seg_owner]):
-        if nodes.seg_break[i] and current:
-            lines.append("".join(current))
-            current = []
-        current.append(nodes.seg_text[i])
-    if current:
-        lines.append("".join(current))
-    cleaned = (_SPACES.sub(" ", line).strip() for line in lines)
-    return "\n".join(line for line in cleaned if line)
+        if nodes.seg_break[i] or not lines:
+            lines.append("")
+            linked.append(True)
+        lines[-1] += nodes.seg_text[i]
+        linked[-1] = linked[-1] and bool(nodes.seg_in_link[i])
+    cleaned = [_SPACES.sub(" ", line).strip() for line in lines]
+    first, last = 0, len(cleaned)
+    if drop_link_lines:
+        while first < last and (linked[first] or not cleaned[first]):
+            first += 1
+        while last > first and (linked[last - 1] or not cleaned[last - 1]):
+            last -= 1
+    return "\n".join(line for line in cleaned[first:last] if line)
