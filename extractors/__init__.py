@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from extractors.attenuation import extract_main_text
-from extractors.boilerplate import furniture_mask
+from extractors.attenuation import MainText, extract_main_text
+from extractors.boilerplate import furniture_mask, read_markup
 from extractors.errors import BadInput
 from extractors.fields import extract_title
 from extractors.lcs_denoise import denoise
@@ -60,7 +60,9 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
             max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None
             ) -> Extraction:
     """Parse ``document`` once and run the article chain: [LCS denoise against ``sibling``,]
-    attenuation main text, title, page type.
+    furniture removal by name and story container (:mod:`extractors.boilerplate`,
+    :mod:`extractors.story`), attenuation main text, title, page type. The body never depends on
+    the page type.
 
     ``sibling`` is a page of the same site and template (bytes, text or an already parsed
     :class:`Page`); when it cannot be used, the chain runs without it and ``Extraction.sibling``
@@ -72,16 +74,7 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     t1 = time.perf_counter()
     content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()
-    furniture = furniture_mask(page.nodes)
-    start = story_container(page.nodes.masked(furniture))
-    whole = extract_main_text(page, content=furniture, start=start or 0)
-    if not whole.text:  # the page labels everything as furniture: read it unlabelled
-        furniture, start = None, None
-        whole = extract_main_text(page)
-    if content is not None and furniture is not None:
-        content = content & furniture
-    main = whole if content is None else extract_main_text(page, content=content,
-                                                           start=start or 0)
+    whole, main = _main_text(page, content)
     if not main.text and whole.text:  # the denoiser left no body: fall back, say so
         main = whole
         sibling_note = {"used": False, "reason": "no body left after denoising"}
@@ -96,6 +89,25 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     region = page.nodes.path(main.region) if main.region is not None else None
     return Extraction(url, title, main.text, page_type, page.encoding, region, main.reason, timings,
                       sibling_note, page)
+
+
+def _main_text(page: Page, content) -> tuple[MainText, MainText]:
+    """Attenuation main text of the page without its labelled furniture, starting at the story
+    container the page marks (if any): on the whole page, and on the rows ``content`` keeps
+    (the LCS denoiser's mask; the same result when ``content`` is None)."""
+    markup = read_markup(page.nodes)
+    furniture = furniture_mask(page.nodes, markup)
+    unfurnished = page.nodes.masked(furniture)
+    start = story_container(unfurnished, markup) or 0
+    whole = extract_main_text(page, content=furniture, start=start, masked=unfurnished)
+    if not whole.text:  # the page labels everything as furniture: read it unlabelled
+        furniture, start = None, 0
+        whole = extract_main_text(page)
+    if content is None:
+        return whole, whole
+    if furniture is not None:
+        content = content & furniture
+    return whole, extract_main_text(page, content=content, start=start)
 
 
 def _denoise(page: Page, sibling: bytes | str | Page, max_bytes: int):

@@ -61,14 +61,19 @@ class MainText:
 
 def extract_main_text(page: Page, threshold: float = ATTENUATION_THRESHOLD,
                       max_link_density: float = MAX_LINK_DENSITY,
-                      content: np.ndarray | None = None, start: int = 0) -> MainText:
+                      content: np.ndarray | None = None, start: int = 0,
+                      masked: NodeTable | None = None) -> MainText:
     """Run FindMT then CleanTree on ``page`` and return the main text.
 
     ``content`` (a row mask, e.g. from LCS denoising) restricts the walk to the text of those rows:
     everything else counts as absent. ``start`` is the row the walk starts from (``body``, or the
-    story container the page marks, see :mod:`extractors.story`).
+    story container the page marks, see :mod:`extractors.story`). ``masked`` is
+    ``page.nodes.masked(content)`` when the caller has it already.
     """
-    nodes = page.nodes if content is None else page.nodes.masked(content)
+    if content is None:
+        nodes = page.nodes
+    else:
+        nodes = page.nodes.masked(content) if masked is None else masked
     if len(nodes) == 0 or nodes.nonlink_text[0] == 0:
         return MainText("", None, "no non-link text on the page")
     if nodes.nonlink_text[start] == 0:

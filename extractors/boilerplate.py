@@ -20,12 +20,13 @@ thread). Every constant names the measurement that chose it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
 from extractors.nodetable import NodeTable
 
-__all__ = ["FURNITURE_ROLES", "FURNITURE_TAGS", "FURNITURE_WORDS", "WEAK_FURNITURE_WORDS",
+__all__ = ["Markup", "read_markup", "FURNITURE_ROLES", "FURNITURE_TAGS", "FURNITURE_WORDS", "WEAK_FURNITURE_WORDS",
            "furniture_mask", "name_words"]
 
 #: Words of an ``id``/``class`` (split at ``-``, ``_``, spaces and camelCase, lower-cased) that name
@@ -77,8 +78,10 @@ FURNITURE_ROLES = frozenset({"navigation", "complementary", "contentinfo", "sear
 NAME_EXEMPT_TAGS = frozenset({"html", "body", "main", "article"})
 
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_SPLIT = re.compile(r"[^a-z0-9\0]+|(?=\0)|(?<=\0)")
-_ATTRIBUTE_XPATH = "descendant-or-self::*[@role or @hidden or @aria-hidden or @style]"
+_SPLIT = re.compile(r"[^a-z0-9\0]+")
+_ATTRIBUTE_XPATH = ("descendant-or-self::*/@role | descendant-or-self::*/@hidden"
+                    " | descendant-or-self::*/@aria-hidden | descendant-or-self::*/@style"
+                    " | descendant-or-self::*/@itemprop")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
@@ -95,37 +98,74 @@ def name_words(value: str) -> str:
     >>> name_words("relatedArticles post_share-bar")
     ' related articles post share bar '
     """
-    return " " + _SPLIT.sub(" ", _CAMEL.sub(r"\1 \2", value).lower()) + " "
+    spaced = _CAMEL.sub(r"\1 \2", value).lower().replace("\0", " \0 ")
+    return " " + _SPLIT.sub(" ", spaced) + " "
 
 
-def furniture_mask(nodes: NodeTable, words: tuple[str, ...] = FURNITURE_WORDS,
-                   weak_words: tuple[str, ...] = WEAK_FURNITURE_WORDS,
+@dataclass(frozen=True, slots=True)
+class Markup:
+    """Per-row facts of the markup the furniture and story rules read, found in one pass: the
+    tag names as an array, rows with a landmark role or hidden, rows marked as the article body.
+    """
+
+    tags: np.ndarray
+    weak_attribute: np.ndarray
+    article_body: np.ndarray
+
+
+def read_markup(nodes: NodeTable) -> Markup:
+    """The :class:`Markup` of ``nodes`` (one XPath search over attributes, done in C)."""
+    n = len(nodes)
+    tags = np.array(nodes.tag, dtype=object)
+    weak = np.zeros(n, dtype=bool)
+    article_body = np.zeros(n, dtype=bool)
+    found = nodes.elements[0].xpath(_ATTRIBUTE_XPATH) if n else []
+    if found:
+        index = {el: row for row, el in enumerate(nodes.elements)}
+        for value in found:
+            row = index.get(value.getparent())
+            if row is None:
+                continue
+            name = value.attrname
+            if name == "itemprop":
+                article_body[row] |= value == "articleBody"
+            elif name == "role":
+                weak[row] |= value in FURNITURE_ROLES
+            elif name == "style":
+                weak[row] |= _HIDDEN_STYLE.search(value) is not None
+            else:  # hidden, aria-hidden
+                weak[row] |= name == "hidden" or value == "true"
+    return Markup(tags, weak, article_body)
+
+
+def furniture_mask(nodes: NodeTable, markup: Markup | None = None,
                    max_weak_share: float = MAX_WEAK_SHARE) -> np.ndarray:
     """A row mask of ``nodes`` without the subtrees the page labels as furniture (see module doc).
     """
     n = len(nodes)
-    strong, strong_story, weak = _marks(nodes, _word_pattern(words), _word_pattern(weak_words),
-                          _word_pattern(STORY_WORDS))
+    markup = read_markup(nodes) if markup is None else markup
+    strong, strong_story, weak = _marks(nodes, markup)
     keep = np.ones(n, dtype=bool)
     if not (strong.any() or weak.any()):
         return keep
     lc = nodes.nonlink_text
     total = max(int(lc[0]), 1)
     weak &= lc <= max_weak_share * total
-    weak &= ~_among_paragraphs(nodes)
+    weak &= ~_among_paragraphs(nodes, markup)
     strong &= ~(strong_story & (lc > MAX_STRONG_SHARE * total))
-    protected = _subtree_any(_story_markers(nodes), nodes.end)
+    protected = _subtree_any((markup.tags == "h1") | markup.article_body, nodes.end)
     for row in np.flatnonzero((strong | weak) & ~protected):
         if keep[row]:
             keep[row:int(nodes.end[row]) + 1] = False
     return keep
 
 
-def _marks(nodes: NodeTable, strong_pattern: re.Pattern[str], weak_pattern: re.Pattern[str],
-           story_pattern: re.Pattern[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _marks(nodes: NodeTable, markup: Markup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows named as furniture by a strong word, those of them whose name also holds a story
     word, and rows with weak evidence only (a weak word, a landmark tag or role, hidden)."""
-    n = len(nodes)
+    strong_pattern = _word_pattern(FURNITURE_WORDS)
+    weak_pattern = _word_pattern(WEAK_FURNITURE_WORDS)
+    story_pattern = _word_pattern(STORY_WORDS)
     names = [i + " " + c if (i or c) else "" for i, c in zip(nodes.ident, nodes.classes)]
     unique = list(set(names) - {""})
     verdicts = {"": 0}  # name -> 3 strong + story word, 2 strong, 1 weak, 0 none
@@ -133,31 +173,17 @@ def _marks(nodes: NodeTable, strong_pattern: re.Pattern[str], weak_pattern: re.P
     for name, words in zip(unique, name_words("\0".join(unique)).split("\0")):
         verdict = 2 if strong_pattern.search(words) else int(bool(weak_pattern.search(words)))
         verdicts[name] = 3 if verdict == 2 and story_pattern.search(words) else verdict
-    verdict = np.fromiter((verdicts[name] for name in names), dtype=np.int8, count=n)
-    verdict[np.fromiter((t in NAME_EXEMPT_TAGS for t in nodes.tag), dtype=bool, count=n)] = 0
-    weak = (verdict == 1) | np.fromiter((t in FURNITURE_TAGS for t in nodes.tag), dtype=bool,
-                                        count=n)
-    found = nodes.elements[0].xpath(_ATTRIBUTE_XPATH) if n else []
-    for row, _ in _rows_of(nodes, [el for el in found
-                                   if el.get("role") in FURNITURE_ROLES or _hidden(el)]):
-        weak[row] = True
+    verdict = np.fromiter((verdicts[name] for name in names), dtype=np.int8, count=len(names))
+    verdict[np.isin(markup.tags, list(NAME_EXEMPT_TAGS))] = 0
+    weak = (verdict == 1) | np.isin(markup.tags, list(FURNITURE_TAGS)) | markup.weak_attribute
     strong = verdict >= 2
     return strong, verdict == 3, weak & ~strong
 
 
-def _rows_of(nodes: NodeTable, elements: list) -> list[tuple[int, object]]:
-    """(row, element) for elements of the table (found by a search in the tree)."""
-    if not elements:
-        return []
-    index = {el: row for row, el in enumerate(nodes.elements)}
-    return [(index[el], el) for el in elements if el in index]
-
-
-def _among_paragraphs(nodes: NodeTable) -> np.ndarray:
+def _among_paragraphs(nodes: NodeTable, markup: Markup) -> np.ndarray:
     """Rows whose parent also holds at least :data:`MIN_PARAGRAPH_SIBLINGS` ``p`` children with
     text: a box set among the story's paragraphs (a pull-out, a fact box)."""
-    is_p = np.fromiter((t == "p" for t in nodes.tag), dtype=bool, count=len(nodes))
-    is_p &= nodes.nonlink_text > 0
+    is_p = (markup.tags == "p") & (nodes.nonlink_text > 0)
     parents = nodes.parent[is_p]
     paragraphs = np.bincount(parents[parents >= 0], minlength=len(nodes))
     result = np.zeros(len(nodes), dtype=bool)
@@ -166,25 +192,7 @@ def _among_paragraphs(nodes: NodeTable) -> np.ndarray:
     return result
 
 
-def _story_markers(nodes: NodeTable) -> np.ndarray:
-    """Rows of ``h1`` elements and of elements marked ``itemprop=articleBody``."""
-    marker = np.fromiter((t == "h1" for t in nodes.tag), dtype=bool, count=len(nodes))
-    if len(nodes):
-        bodies = nodes.elements[0].xpath('descendant-or-self::*[@itemprop="articleBody"]')
-        for row, _ in _rows_of(nodes, bodies):
-            marker[row] = True
-    return marker
-
-
 def _subtree_any(flags: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Whether each row's subtree (rows ``i .. end[i]``) holds a flagged row."""
     csum = np.concatenate(([0], np.cumsum(flags)))
     return (csum[end + 1] - csum[np.arange(len(end))]) > 0
-
-
-def _hidden(el) -> bool:
-    """``hidden``, ``aria-hidden="true"`` or an inline style that hides the element."""
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
-        return True
-    style = el.get("style")
-    return bool(style) and _HIDDEN_STYLE.search(style) is not None

@@ -24,7 +24,7 @@ import re
 
 import numpy as np
 
-from extractors.boilerplate import name_words
+from extractors.boilerplate import Markup, name_words, read_markup
 from extractors.nodetable import NodeTable
 
 __all__ = ["MIN_STORY_SHARE", "STORY_BODY_NAMES", "story_container"]
@@ -41,41 +41,36 @@ STORY_BODY_NAMES = (
 #: Share of the page's non-link text a container must hold to be taken.
 MIN_STORY_SHARE = 0.3
 
-_ARTICLE_BODY_XPATH = 'descendant-or-self::*[@itemprop="articleBody"]'
-
-
 def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?:^|\s)(?:" + "|".join(re.escape(n).replace(r"\ ", r"\s+")
                                                  for n in names) + r")(?=\s|$)")
 
 
-def story_container(nodes: NodeTable, min_share: float = MIN_STORY_SHARE) -> int | None:
+def story_container(nodes: NodeTable, markup: Markup | None = None,
+                    min_share: float = MIN_STORY_SHARE) -> int | None:
     """The row of the page's marked story container (see module doc), or None.
 
     ``nodes`` may be a masked table (text outside kept rows counts as absent).
     """
     if len(nodes) == 0:
         return None
+    markup = read_markup(nodes) if markup is None else markup
     lc = nodes.nonlink_text
     floor = max(min_share * float(lc[0]), 1.0)
-    for rows in _evidence(nodes):
+    for rows in _evidence(nodes, markup):
         rows = [r for r in rows if r > 0 and lc[r] >= floor]
         if rows:
             return max(rows, key=lambda r: (int(lc[r]), -r))
     return None
 
 
-def _evidence(nodes: NodeTable):
+def _evidence(nodes: NodeTable, markup: Markup):
     """Candidate rows of each kind of evidence, strongest first (lazily: most pages stop early)."""
-    marked = nodes.elements[0].xpath(_ARTICLE_BODY_XPATH)
-    if marked:
-        index = {el: row for row, el in enumerate(nodes.elements)}
-        yield [index[el] for el in marked if el in index]
+    yield list(np.flatnonzero(markup.article_body))
     pattern = _names_pattern(STORY_BODY_NAMES)
     names = [i + " " + c if (i or c) else "" for i, c in zip(nodes.ident, nodes.classes)]
     unique = list(set(names) - {""})
     hits = {name for name, words in zip(unique, name_words("\0".join(unique)).split("\0"))
             if pattern.search(words)}
     yield [row for row, name in enumerate(names) if name in hits]
-    yield list(np.flatnonzero(np.fromiter((t == "article" for t in nodes.tag), dtype=bool,
-                                          count=len(nodes))))
+    yield list(np.flatnonzero(markup.tags == "article"))
