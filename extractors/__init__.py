@@ -80,7 +80,9 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
         sibling_note = {"used": False, "reason": "no body left after denoising"}
     t3 = time.perf_counter()
     title = extract_title(page)
-    page_type = classify_page(page, whole)  # a property of the page, not of its template
+    # a property of the page, not of its template; read on the page as a whole (furniture
+    # included), as the classifier was calibrated (DWSIE replaces it)
+    page_type = classify_page(page, extract_main_text(page))
     t4 = time.perf_counter()
     timings = dict(page.timings)
     timings.update(attenuation=(t3 - t2) * 1e3, fields=(t4 - t3) * 1e3, total=(t4 - t0) * 1e3)

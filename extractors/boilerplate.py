@@ -51,10 +51,13 @@ FURNITURE_WORDS = (
 #: Words that name furniture on most pages but also layout wrappers of the story on some
 #: ("elementor-widget", "has-sidebar", "article-overlay"): such a block goes only while it holds
 #: under :data:`MAX_WEAK_SHARE` of the page's non-link text. Landmark tags, roles and hidden
-#: elements are weak evidence in the same way.
+#: elements are weak evidence in the same way. "widget" is not among them (on wcxb_dev's Elementor
+#: pages every part of the story is a small "elementor-widget"), nor are "modal", "popup",
+#: "overlay" and the dialog role (a product list's price explanation box: removing it moved the
+#: walk off the list page's intro on the list_records gate set).
 WEAK_FURNITURE_WORDS = (
     "nav", "navbar", "navigation", "menu", "sidebar*", "footer*", "toolbar",
-    "pagination", "pager", "modal", "popup", "overlay", "promo*", "sponsor*", "trending",
+    "pagination", "pager", "promo*", "sponsor*", "trending",
     "popular", "subscribe*", "subscription*", "signup", "register",
 )
 #: Share of the page's non-link text above which weak evidence does not remove a block.
@@ -70,10 +73,10 @@ MIN_PARAGRAPH_SIBLINGS = 2
 STORY_WORDS = ("article*", "body", "content*", "entry", "post", "story", "text", "main")
 MAX_STRONG_SHARE = 0.5
 #: Landmark elements that never hold the article body.
-FURNITURE_TAGS = frozenset({"nav", "aside", "footer", "dialog"})
+FURNITURE_TAGS = frozenset({"nav", "aside", "footer"})
 #: ARIA roles of the same landmarks.
-FURNITURE_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search", "dialog",
-                             "alertdialog", "menu", "menubar", "banner"})
+FURNITURE_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search", "menu",
+                             "menubar", "banner"})
 #: Elements never removed for their class or id (their role in the page is the tag's).
 NAME_EXEMPT_TAGS = frozenset({"html", "body", "main", "article"})
 
