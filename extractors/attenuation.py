@@ -122,7 +122,8 @@ def clean_tree(nodes: NodeTable, region: int, max_link_density: float = MAX_LINK
     return keep
 
 
-def region_text(nodes: NodeTable, keep: np.ndarray, drop_link_lines: bool = True) -> str:
+def region_text(nodes: NodeTable, keep: np.ndarray,
+                drop_link_lines: bool = DROP_LINK_ONLY_EDGES) -> str:
     """The text of the kept rows in document order, one line per block, whitespace collapsed.
 
     With ``drop_link_lines``, the lines made only of link text at the start and at the end of

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from extractors import extract, parse_page
-from extractors.attenuation import extract_main_text, find_subject_region
+from extractors.attenuation import extract_main_text, find_subject_region, region_text
 from extractors.boilerplate import furniture_mask, read_markup
 from extractors.story import story_container
 from tests.fixture_pages import fixture, page_bytes
@@ -104,19 +104,24 @@ def test_code_spans_keep_their_spaces():
     assert "from flask import Flask" in text and "fromflaskimportFlask" not in text
 
 
-def test_skip_link_at_the_start_of_the_region_is_left_out():
+def test_skip_link_named_in_the_markup_is_left_out():
+    # morebikes.co.uk: the "Skip to content" link (class "skip-link") led the body.
     gold, result = _extract("aeb-00065.html")
     assert not result.body.startswith("Skip to content")
     assert result.body.startswith(_first_line(gold["body"])[:40])
 
 
-def test_link_only_lines_inside_the_body_stay():
-    html = (b"<html><body><article><p>First paragraph of the story, long enough to count.</p>"
-            b"<p><a href=/a>A linked line inside the story</a></p>"
-            b"<p>Last paragraph of the story, long enough to count as well.</p></article>"
-            b"<p><a href=/b>Read more</a></p></body></html>")
-    body = extract(html).body
-    assert "A linked line inside the story" in body and "Read more" not in body
+def test_link_only_edge_lines_are_dropped_only_when_asked():
+    page = parse_page(b"<html><body><div><p><a href=/s>Skip to content</a></p>"
+                      b"<p>The story, long enough to count as a paragraph.</p>"
+                      b"<p><a href=/a>A linked line inside the story</a></p>"
+                      b"<p>More of the story, long enough as well.</p>"
+                      b"<p><a href=/b>Read more</a></p></div></body></html>")
+    keep = np.ones(len(page.nodes), dtype=bool)
+    trimmed = region_text(page.nodes, keep, drop_link_lines=True)
+    assert trimmed.splitlines()[0].startswith("The story") and "Read more" not in trimmed
+    assert "A linked line inside the story" in trimmed
+    assert "Skip to content" in region_text(page.nodes, keep)  # the chain's setting: off
 
 
 def test_furniture_mask_keeps_everything_on_a_page_without_labels():
