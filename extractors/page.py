@@ -2,7 +2,8 @@
 
 Cleaning (algorithms.md section 1, paper 000 section 2.1): the parser repairs malformed markup into a
 well-formed tree and decodes entities; comments and processing instructions are dropped by the parser;
-the subtrees of ``NOISE_TAGS`` are removed (their tails kept). Elements whose subtree holds no text are not
+the subtrees of ``NOISE_TAGS`` are removed (their tails kept), except ``noscript`` on a page that
+has almost no text outside it (:data:`NOSCRIPT_FALLBACK_CHARS`). Elements whose subtree holds no text are not
 removed from the tree: they carry no characters, so every text measure already ignores them, and keeping
 them saves a pass.
 """
