@@ -13,12 +13,14 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from extractors.attenuation import extract_main_text
+from extractors.attenuation import MainText, extract_main_text
+from extractors.boilerplate import furniture_mask, read_markup
 from extractors.errors import BadInput
 from extractors.fields import Fields, extract_fields
 from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
+from extractors.story import story_container
 
 __all__ = ["BadInput", "Extraction", "Fields", "Page", "extract", "parse_page"]
 
@@ -64,9 +66,11 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
             max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None,
             fetched_at: datetime | None = None) -> Extraction:
     """Parse ``document`` once and run the article chain: [LCS denoise against ``sibling``,]
-    attenuation main text, fields (title, dates, authors... see :mod:`extractors.fields`), page
-    type. ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that
-    no date lies in the future.
+    furniture removal by name and story container (:mod:`extractors.boilerplate`,
+    :mod:`extractors.story`), attenuation main text, fields (title, dates, authors... see
+    :mod:`extractors.fields`), page type. The body never depends on the page type.
+    ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that no date
+    lies in the future.
 
     ``sibling`` is a page of the same site and template (bytes, text or an already parsed
     :class:`Page`); when it cannot be used, the chain runs without it and ``Extraction.sibling``
@@ -78,15 +82,16 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     t1 = time.perf_counter()
     content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()
-    whole = extract_main_text(page)
-    main = whole if content is None else extract_main_text(page, content=content)
+    whole, main = _main_text(page, content)
     if not main.text and whole.text:  # the denoiser left no body: fall back, say so
         main = whole
         sibling_note = {"used": False, "reason": "no body left after denoising"}
     t3 = time.perf_counter()
     fields = extract_fields(page, main.text, fetched_at)
     t4 = time.perf_counter()
-    page_type = classify_page(page, whole)  # a property of the page, not of its template
+    # a property of the page, not of its template; read on the page as a whole (furniture
+    # included), as the classifier was calibrated (DWSIE replaces it)
+    page_type = classify_page(page, extract_main_text(page))
     t5 = time.perf_counter()
     timings = dict(page.timings)
     timings.update(attenuation=(t3 - t2) * 1e3, fields=(t4 - t3) * 1e3,
@@ -96,6 +101,25 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     region = page.nodes.path(main.region) if main.region is not None else None
     return Extraction(url, fields.title, main.text, page_type, page.encoding, region, main.reason,
                       timings, sibling_note, page, fields)
+
+
+def _main_text(page: Page, content) -> tuple[MainText, MainText]:
+    """Attenuation main text of the page without its labelled furniture, starting at the story
+    container the page marks (if any): on the whole page, and on the rows ``content`` keeps
+    (the LCS denoiser's mask; the same result when ``content`` is None)."""
+    markup = read_markup(page.nodes)
+    furniture = furniture_mask(page.nodes, markup)
+    unfurnished = page.nodes.masked(furniture)
+    start = story_container(unfurnished, markup) or 0
+    whole = extract_main_text(page, content=furniture, start=start, masked=unfurnished)
+    if not whole.text:  # the page labels everything as furniture: read it unlabelled
+        furniture, start = None, 0
+        whole = extract_main_text(page)
+    if content is None:
+        return whole, whole
+    if furniture is not None:
+        content = content & furniture
+    return whole, extract_main_text(page, content=content, start=start)
 
 
 def _denoise(page: Page, sibling: bytes | str | Page, max_bytes: int):

@@ -4,7 +4,9 @@ Built in a single pass over the parsed tree; every extractor (attenuation, and l
 features) reads it instead of walking the tree again. Text is kept as *segments*: each ``el.text`` and
 each ``el.tail`` is one segment, owned by the element whose content it is (a tail belongs to the parent),
 flagged when it sits inside a link, and flagged when a block boundary precedes it. Lengths count
-characters after stripping the segment's surrounding whitespace.
+characters after stripping the segment's surrounding whitespace. A whitespace-only text is not a
+segment, but the word boundary it makes is kept: the next segment gets a leading space
+(``<a><b>Fed statement</b></a> <b>to</b>`` reads "Fed statement to", not "Fed statementto").
 
 Subtrees are contiguous: the subtree of row ``i`` is rows ``i .. end[i]`` inclusive, so subtree sums are
 differences of a cumulative sum.
@@ -121,6 +123,7 @@ def build_node_table(root: etree._Element) -> NodeTable:
     stack: list[int] = []
     links = 0
     pending_break = True
+    pending_space = False  # a whitespace-only text was skipped since the last segment
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if event == "start":
             tag = el.tag if isinstance(el.tag, str) else ""
@@ -156,11 +159,15 @@ def build_node_table(root: etree._Element) -> NodeTable:
             text = el.tail
             owner = stack[-1]
         if text and not text.isspace():
+            if pending_space and not text[0].isspace():
+                text = " " + text  # keep the word boundary the skipped whitespace made
             seg_text.append(text)
             seg_owner.append(owner)
             seg_in_link.append(links > 0)
             seg_break.append(pending_break)
-            pending_break = False
+            pending_break = pending_space = False
+        elif text:
+            pending_space = True
     return _assemble(elements, tags, parent, depth, end, seg_text, seg_owner, seg_in_link, seg_break,
                      ident, classes, seg_lo, seg_hi)
 

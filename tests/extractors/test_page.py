@@ -42,8 +42,10 @@ def test_node_table_matches_a_reference_walk(name):
 @pytest.mark.parametrize("name", ALL_PAGES)
 def test_noise_subtrees_are_removed(name):
     page = parse_page(page_bytes(fixture(name)))
-    assert not set(NOISE_TAGS) & set(page.nodes.tag)
-    assert not any(el.tag in NOISE_TAGS for el in page.root.iter())
+    # noscript stays only on a page whose text is all inside it (NOSCRIPT_FALLBACK_CHARS)
+    noise = set(NOISE_TAGS) - ({"noscript"} if name == "wcxb_dev-00492.html" else set())
+    assert not noise & set(page.nodes.tag)
+    assert not any(el.tag in noise for el in page.root.iter())
 
 
 def test_truncated_markup_is_repaired():
