@@ -46,7 +46,6 @@ SCHEDULER = "crawler.scheduling.resume.ResumableScheduler"
 NEWSCRAWL_FRESH = False
 # Tells the scheduler when a request it handed out is done (crawler/scheduling/tracker.py).
 SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
-DOWNLOADER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 
 # Pages larger than this are skipped (newscrawl/skipped/too_large); also the download size cap
 # (a gzip bomb stops there too, counted too_large).
@@ -58,7 +57,6 @@ DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
 # redirect and meta refresh, except a seed's own scheme, host and port, and the networks listed
 # here (CIDR strings, e.g. ["10.0.0.0/8"]). Refusals: newscrawl/refused/<reason>.
 NEWSCRAWL_ALLOWED_NETWORKS: list[str] = []
-DOWNLOADER_MIDDLEWARES = {"crawler.downloadermiddlewares.address_guard.AddressGuard": 60}
 # Same-site links followed per page (crawler/link_scan.py); more are cut: newscrawl/capped/links.
 NEWSCRAWL_MAX_LINKS_PER_PAGE = 5_000
 # Records kept per list page (pipelines/lists.py); more are cut: newscrawl/capped/records.
@@ -67,7 +65,14 @@ NEWSCRAWL_MAX_RECORDS_PER_LIST = 5_000
 ITEM_PIPELINES = dict(DEFAULT_PIPELINES)
 # The WARC archive is written at the downloader: every exchange, payload as received (pipelines/
 # warc_capture.py); the archive pipeline then checks each page item's pointer into it.
-DOWNLOADER_MIDDLEWARES = dict(CAPTURE_MIDDLEWARES)
+# One dict for every downloader middleware of ours (branches once each assigned their own and the
+# last assignment silently won): the request tracker first, the SSRF guard before Scrapy's own, the
+# WARC capture after them.
+DOWNLOADER_MIDDLEWARES = {
+    "crawler.scheduling.tracker.RequestDoneMiddleware": 1,
+    "crawler.downloadermiddlewares.address_guard.AddressGuard": 60,
+    **CAPTURE_MIDDLEWARES,
+}
 
 EXTENSIONS = {
     "crawler.extensions.progress.ProgressLine": 500,
