@@ -9,9 +9,13 @@ its model is loaded (~0.9 s, on first use).
 
 from __future__ import annotations
 
+import logging
+
 import re
 
 __all__ = ["normalise_tag", "page_language"]
+
+logger = logging.getLogger(__name__)
 
 #: Characters of main text classified: langid's accuracy is flat beyond a few hundred, and its
 #: cost grows with the sample (7 ms for 2 000 Chinese characters, under 1 ms for 600).
@@ -72,5 +76,10 @@ def page_language(declared: list[tuple[str, str]], text: str) -> tuple[str | Non
 def _classify(sample: str) -> str | None:
     import py3langid  # imported on first use: its model loads in ~0.9 s
 
-    code, _ = py3langid.classify(sample)
+    try:
+        code, _ = py3langid.classify(sample)
+    except OSError as error:  # py3langid unpacks its model to a temp file on first use: a full
+        # disk must cost the page its detected language (the markup's tag stays), not the page
+        logger.warning("language detection unavailable: %s", error)
+        return None
     return code or None
