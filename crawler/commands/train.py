@@ -27,7 +27,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         if importlib.util.find_spec(f"{_PACKAGE}.{module_name}") is None:
             continue  # that trainer is not part of this build
         sub = targets.add_parser(target, help=text, description=text)
-        # A trainer module is imported only when its target is parsed: sklearn is slow to import.
+        # The trainer module is imported here, to add its own options: keep scikit-learn imports
+        # inside its functions, or every `newscrawl` command pays for them.
         sub.set_defaults(run=_runner(module_name))
         _trainer(module_name).add_arguments(sub)
 
