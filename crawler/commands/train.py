@@ -17,15 +17,17 @@ _PACKAGE = "extractors.evaluation.training"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    available = {target: spec for target, spec in TRAINERS.items()
+                 if importlib.util.find_spec(f"{_PACKAGE}.{spec[0]}") is not None}
+    if not available:
+        return  # no trainer is part of this build: no command to offer
     parser = subparsers.add_parser(
         "train", help="retrain a learned model from evaluation data and print its validation table",
         description="Trains on the datasets given with --data (folders in the layout of "
         "../shared/data), validates on held-out sites, prints the validation table and writes the "
         "model (.npz + .card.json) to -o DIR (default: the package's own models folder).")
     targets = parser.add_subparsers(title="targets", metavar="TARGET", required=True)
-    for target, (module_name, text) in TRAINERS.items():
-        if importlib.util.find_spec(f"{_PACKAGE}.{module_name}") is None:
-            continue  # that trainer is not part of this build
+    for target, (module_name, text) in available.items():
         sub = targets.add_parser(target, help=text, description=text)
         # The trainer module is imported here, to add its own options: keep scikit-learn imports
         # inside its functions, or every `newscrawl` command pays for them.
