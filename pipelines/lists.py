@@ -43,6 +43,7 @@ from pipelines.items import ItemIdentity, NewsList
 from pipelines.pairing import NOT_NEEDED, reason_slug
 from pipelines.record_board import record_board
 from pipelines.siblings import StoredPage
+from pipelines.throttled_log import ThrottledLog
 from pipelines.wrappers import (
     StoredWrapper,
     WrapperStore,
@@ -63,6 +64,7 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+_store_down_log = ThrottledLog(logger)
 
 #: Records kept per list page (``NEWSCRAWL_MAX_RECORDS_PER_LIST``); more are cut and counted under
 #: ``newscrawl/capped/records``. Records are links of the page, so the bound is the spider's bound
@@ -104,7 +106,7 @@ class _Store:
             return getattr(self.store, method)(*args)
         except (redis.RedisError, OSError) as exc:
             key = getattr(args[0], "key", args[0]) if args else ""
-            logger.warning("wrapper store unavailable (%s %s): %s", method, key, exc)
+            _store_down_log.warning("wrapper store unavailable (%s %s): %s", method, key, exc)
             self.outcome.store_error = True
             return None
 
@@ -283,7 +285,7 @@ class ListStage:
         try:
             return await run_in_thread(self.store.get, key) is not None
         except (redis.RedisError, OSError) as exc:
-            logger.warning("wrapper store unavailable: %s", exc)
+            _store_down_log.warning("wrapper store unavailable: %s", exc)
             self._count("store_errors")
             return False
 

@@ -54,6 +54,7 @@ from twisted.internet.defer import Deferred
 
 from pipelines.redis_client import store_client
 from pipelines.sibling_hold import HOLD_FULL, SiblingHold
+from pipelines.throttled_log import ThrottledLog
 from pipelines.siblings import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_BYTES,
@@ -80,6 +81,7 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+_store_down_log = ThrottledLog(logger)
 
 DISABLED = "sibling pairing disabled"
 NOT_ARTICLE = "only article and list pages are paired"
@@ -158,7 +160,7 @@ class SiblingPairing:
             sibling = await self._call(self.store.get, key, url)
         except redis.RedisError as exc:
             self._count("store_errors")
-            logger.warning("sibling store unavailable for %s: %s", url, exc)
+            _store_down_log.warning("sibling store unavailable for %s: %s", url, exc)
             return None, STORE_DOWN
         if not is_article:
             return None, NOT_ARTICLE

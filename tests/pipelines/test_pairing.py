@@ -10,7 +10,7 @@ from typing import Any
 import redis
 
 from pipelines.extract import ExtractPipeline
-from pipelines.pairing import CLOSED, NO_LINK, NOT_ARTICLE, STORE_DOWN
+from pipelines.pairing import CLOSED, NO_LINK, NOT_ARTICLE, STORE_DOWN, _store_down_log
 from tests.pipelines.helpers import build, make_crawler, page_item, run, run_pipeline
 
 T = "bbc.com/news/<slug>"
@@ -163,6 +163,20 @@ def test_redis_outage_means_no_sibling_and_the_item_goes_on(redis_server_factory
     (news,) = run_pipeline(extract, [bbc(0, link=True)])
     assert news["body"] and news["extraction"]["sibling"]["reason"] == STORE_DOWN
     assert stat(crawler, "store_errors") == 1 and stat(crawler, "none/store_unavailable") == 1
+
+
+def test_a_long_outage_logs_one_warning_not_one_per_page(redis_server_factory, caplog) -> None:
+    """Every page of an outage fails the store the same way; one line says so, the stats count all."""
+    server = redis_server_factory()
+    crawler, extract = pipeline(NEWSCRAWL_REDIS_URL=server.url)
+    server.kill()
+    _store_down_log.suppressed, _store_down_log._last = 0, None  # this test's outage starts now
+    with caplog.at_level("WARNING", logger="pipelines.pairing"):
+        items = run_pipeline(extract, [bbc(n, link=True) for n in range(5)])
+    assert all(item["extraction"]["sibling"]["reason"] == STORE_DOWN for item in items)
+    assert stat(crawler, "store_errors") == 5
+    lines = [r for r in caplog.records if "sibling store unavailable" in r.getMessage()]
+    assert len(lines) == 1 and _store_down_log.suppressed == 4
 
 
 def test_two_first_pages_arriving_together_pair_with_each_other() -> None:
