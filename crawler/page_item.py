@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from scrapy.http import Response, TextResponse
 
+from crawler.scheduling.tracker import REDELIVERED_META
 from crawler.templates import template_key
 from pipelines.warc_capture import WARC_META
 
@@ -82,4 +83,5 @@ def page_item(
         "sibling_link": sibling_link,
         "sibling_for": sibling_for,
         "warc": response.meta.get(WARC_META),
+        "redelivered": bool(response.meta.get(REDELIVERED_META)),
     }

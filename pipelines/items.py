@@ -37,6 +37,8 @@ class ItemIdentity:
     route: str | None
     referer: str | None
     warc: dict | None
+    #: Fetched again after an earlier lease of its request expired (a worker died holding it).
+    redelivered: bool = False
 
     @classmethod
     def of(cls, page: dict[str, Any], page_type: str, canonical: str | None) -> ItemIdentity:
@@ -46,7 +48,12 @@ class ItemIdentity:
         own = canonical if canonical and same_site(canonical, url) else None
         return cls(item_id(own or url), url, own or url, site_of(url), page.get("fetched_at"),
                    page_type, page.get("template_key"), page.get("route"), page.get("referer"),
-                   page.get("warc"))
+                   page.get("warc"), bool(page.get("redelivered")))
+
+    def fetch_notes(self) -> dict[str, Any]:
+        """What the item's ``extraction`` says of this fetch: ``redelivered`` when it is one (the
+        Redis Stream then adds no second entry for an id it already holds)."""
+        return {"redelivered": True} if self.redelivered else {}
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "url": self.url, "canonical_url": self.canonical_url,
@@ -66,8 +73,8 @@ class NewsArticle:
     def to_dict(self) -> dict[str, Any]:
         """The item's JSON shape: identity, the fields, ``body``, ``warc``, ``extraction`` (with
         ``sources`` and ``notes`` of the fields)."""
-        extraction = {**self.extraction, "sources": dict(self.fields.sources),
-                      "notes": dict(self.fields.notes)}
+        extraction = {**self.extraction, **self.identity.fetch_notes(),
+                      "sources": dict(self.fields.sources), "notes": dict(self.fields.notes)}
         values = self.fields.values()
         values["canonical_url"] = self.identity.canonical_url
         return {**self.identity.to_dict(), **values, "body": self.body,
@@ -87,7 +94,7 @@ class NewsList:
     def to_dict(self) -> dict[str, Any]:
         return {**self.identity.to_dict(), "title": self.title, "language": self.language,
                 "records": self.records, "warc": self.identity.warc,
-                "extraction": self.extraction}
+                "extraction": {**self.extraction, **self.identity.fetch_notes()}}
 
 
 def news_item(page: dict[str, Any], extraction: Any) -> NewsArticle:

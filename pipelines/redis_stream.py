@@ -4,7 +4,11 @@
 with a check against the hash ``<NEWSCRAWL_STREAM_KEY>:seen`` (item ``id`` → content hash): an
 item whose id was already streamed with the same content is not added again. A page fetched twice
 (its worker died before acknowledging it, or its lease expired during an outage) thus gives one
-stream entry; a page whose extracted content changed gives a second one. The content hash covers
+stream entry, and so does a redelivered page (``extraction.redelivered``: fetched again after the
+worker holding its request died) whose id the stream holds with any content, since its second
+extraction can differ for reasons of the crawl alone (a kill -9 fault run streamed an article twice
+whose body differed: the second fetch was compared with another sibling page). Otherwise a page
+whose extracted content changed gives a second entry (an update). The content hash covers
 the item without its per-fetch fields: ``fetched_at``, ``warc`` and ``extraction`` (how it was
 extracted: timings, the sibling used, the list wrapper with its match count and the pages it was
 induced from, which differ between two fetches of one unchanged page; a change of method shows in
@@ -50,7 +54,8 @@ PER_FETCH_FIELDS = ("fetched_at", "warc", "extraction")
 
 _XADD_ONCE = """
 if ARGV[1] ~= '' then
-  if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then return 0 end
+  local held = redis.call('HGET', KEYS[2], ARGV[1])
+  if held == ARGV[2] or (held and ARGV[5] == '1') then return 0 end
   redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 end
 redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'item', ARGV[3])
@@ -118,6 +123,7 @@ class RedisStreamPipeline:
             "id": str(data.get("id") or ""),
             "hash": content_hash(data),
             "payload": item_to_json(item),
+            "again": "1" if (data.get("extraction") or {}).get("redelivered") else "",
         }
         if self.link.send("xadd", entry) is HELD:
             logger.debug("Item %s held until Redis is back", data.get("url", "?"))
@@ -128,7 +134,7 @@ class RedisStreamPipeline:
             self.link.flush()
 
     def _xadd(self, _client: redis.Redis, entry: dict[str, Any]) -> bool:
-        args = [entry["id"], entry["hash"], entry["payload"], self.maxlen]
+        args = [entry["id"], entry["hash"], entry["payload"], self.maxlen, entry.get("again", "")]
         added = bool(self._script(keys=[self.key, self.seen_key], args=args))
         self.crawler.stats.inc_value(
             "newscrawl/items_streamed" if added else "newscrawl/stream_duplicates"

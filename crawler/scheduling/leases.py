@@ -8,14 +8,17 @@ find the expired ones. Keys (``%(spider)s`` filled in by the scheduler):
   ``PriorityQueue`` layout, so its tools and ours read it alike);
 - ``dupefilter``: set of request fingerprints (scrapy-redis's ``RFPDupeFilter`` key and format);
 - ``leases``: sorted set of the requests taken, score = lease deadline in ms of Redis's clock;
-- ``lease_scores``: hash request → its queue score, to put it back at its priority.
+- ``lease_scores``: hash request → its queue score, to put it back at its priority;
+- ``redelivered``: set of the requests put back after a lease of theirs expired or was released
+  (their page may already be in the stream), until acknowledged.
 
 Every step is one Lua script, so a worker killed at any point leaves each request either queued or
 leased, never neither:
 
 - :meth:`push`: SADD the fingerprint and ZADD the request in one step (scrapy-redis does them in two
   calls: a crash between them lost the request for good);
-- :meth:`lease`: move the first request from ``queue`` to ``leases`` with deadline now + lease;
+- :meth:`lease`: move the first request from ``queue`` to ``leases`` with deadline now + lease,
+  saying whether it is a redelivery;
 - :meth:`ack`: remove the lease (the request is done); :meth:`renew`: push deadlines forward;
 - :meth:`reap`: move expired leases back to ``queue`` (run by every live worker);
 - :meth:`release`: move given leases back at once (a worker closing with work unfinished).
@@ -50,7 +53,7 @@ if #first == 0 then return false end
 redis.call('ZREM', KEYS[1], first[1])
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), first[1])
 redis.call('HSET', KEYS[3], first[1], first[2])
-return first
+return {first[1], first[2], redis.call('SISMEMBER', KEYS[4], first[1])}
 """
 
 _ACK = """
@@ -58,6 +61,7 @@ local n = 0
 for i = 1, #ARGV do
   n = n + redis.call('ZREM', KEYS[1], ARGV[i])
   redis.call('HDEL', KEYS[2], ARGV[i])
+  redis.call('SREM', KEYS[3], ARGV[i])
 end
 return n
 """
@@ -76,6 +80,7 @@ local function requeue(member)
   local score = redis.call('HGET', KEYS[3], member) or '0'
   redis.call('HDEL', KEYS[3], member)
   redis.call('ZADD', KEYS[1], score, member)
+  redis.call('SADD', KEYS[4], member)
   return 1
 end
 """
@@ -98,13 +103,14 @@ REAP_BATCH = 500
 
 
 class LeaseKeys:
-    """The four Redis keys of one crawl's shared queue."""
+    """The five Redis keys of one crawl's shared queue."""
 
     def __init__(self, queue: str, dupefilter: str) -> None:
         self.queue = queue
         self.dupefilter = dupefilter
         self.leases = f"{queue}:leases"
         self.lease_scores = f"{queue}:lease_scores"
+        self.redelivered = f"{queue}:redelivered"
 
 
 class LeaseQueue:
@@ -122,25 +128,27 @@ class LeaseQueue:
 
     @property
     def _moving(self) -> list[str]:
-        return [self.keys.queue, self.keys.leases, self.keys.lease_scores]
+        return [self.keys.queue, self.keys.leases, self.keys.lease_scores, self.keys.redelivered]
 
     def push(self, member: bytes | str, score: float, fingerprint: str = "") -> bool:
         """Queue ``member`` unless ``fingerprint`` was seen (an empty one: always queue)."""
         keys = [self.keys.queue, self.keys.dupefilter]
         return bool(self._push(keys=keys, args=[member, score, fingerprint]))
 
-    def lease(self, lease_ms: int) -> tuple[bytes, float] | None:
-        """The first queued request and its score, now leased for ``lease_ms``; None if empty."""
+    def lease(self, lease_ms: int) -> tuple[bytes, float, bool] | None:
+        """The first queued request, its score and whether it is a redelivery (an earlier lease of
+        it expired or was released), now leased for ``lease_ms``; None if the queue is empty."""
         found = self._lease(keys=self._moving, args=[int(lease_ms)])
         if not found:
             return None
-        return found[0], float(found[1])
+        return found[0], float(found[1]), bool(found[2])
 
     def ack(self, members: list[bytes | str]) -> int:
         """Drop these leases (their requests are done); how many were still leased."""
         if not members:
             return 0
-        return int(self._ack(keys=[self.keys.leases, self.keys.lease_scores], args=members))
+        keys = [self.keys.leases, self.keys.lease_scores, self.keys.redelivered]
+        return int(self._ack(keys=keys, args=members))
 
     def renew(self, members: list[bytes | str], lease_ms: int) -> int:
         """Move these leases' deadlines to now + ``lease_ms``; how many were still leased."""

@@ -39,7 +39,7 @@ from twisted.internet import task
 
 from crawler.scheduling.leases import LeaseKeys, LeaseQueue
 from crawler.scheduling.link import HELD, PROBE_MAX_S, redis_link
-from crawler.scheduling.tracker import LEASE_META, lease_tracker
+from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
 from pipelines.redis_client import redis_from_url
 
@@ -171,6 +171,9 @@ class SharedQueueScheduler(Scheduler):
             self._count("bad_entries")
             self.link.send("ack", {"members": [member]})
             return None
+        if found[2]:  # an earlier lease of it expired: its item may be in the stream already
+            request.meta[REDELIVERED_META] = True
+            self._count("redelivered")
         self.tracker.take(request, member)
         self._count("taken")
         if self.stats:

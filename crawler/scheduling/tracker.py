@@ -33,10 +33,15 @@ from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LEASE_META", "LeaseTracker", "RequestDoneMiddleware", "lease_tracker"]
+__all__ = [
+    "LEASE_META", "REDELIVERED_META", "LeaseTracker", "RequestDoneMiddleware", "lease_tracker",
+]
 
 #: Request meta key holding the lease token of a request taken from a queue.
 LEASE_META = "newscrawl_lease"
+#: Request meta key set on a request whose earlier lease expired or was released: its page may
+#: have been streamed by the worker that held it (the item carries ``extraction.redelivered``).
+REDELIVERED_META = "newscrawl_redelivered"
 _ATTRIBUTE = "_newscrawl_lease_tracker"
 
 

@@ -30,20 +30,23 @@ def test_a_request_taken_and_not_acked_returns_to_the_queue_when_its_lease_expir
     queue: LeaseQueue,
 ) -> None:
     assert queue.push(b"request-a", -5, "fp-a")
-    member, score = queue.lease(lease_ms=300)
-    assert (member, score) == (b"request-a", -5.0)
+    member, score, again = queue.lease(lease_ms=300)
+    assert (member, score, again) == (b"request-a", -5.0, False)
     assert queue.sizes() == (0, 1)
     assert queue.lease(lease_ms=300) is None  # nothing else to take: it is leased, not queued
     assert queue.reap() == 0  # not expired yet
     time.sleep(0.4)
     assert queue.reap() == 1
     assert queue.sizes() == (1, 0)
-    assert queue.lease(lease_ms=300) == (b"request-a", -5.0)  # back at its priority
+    # back at its priority, marked as a redelivery (its page may already be in the stream)
+    assert queue.lease(lease_ms=300) == (b"request-a", -5.0, True)
+    assert queue.ack([member]) == 1
+    assert queue.client.scard(queue.keys.redelivered) == 0  # the mark goes with the ack
 
 
 def test_an_ack_ends_the_lease_for_good(queue: LeaseQueue) -> None:
     queue.push(b"request-b", 0, "fp-b")
-    member, _ = queue.lease(lease_ms=100)
+    member, _, _ = queue.lease(lease_ms=100)
     assert queue.ack([member]) == 1
     assert queue.sizes() == (0, 0)
     time.sleep(0.15)
@@ -55,7 +58,7 @@ def test_an_ack_ends_the_lease_for_good(queue: LeaseQueue) -> None:
 
 def test_renewal_keeps_a_lease_alive_and_release_returns_it_at_once(queue: LeaseQueue) -> None:
     queue.push(b"request-c", -1, "fp-c")
-    member, _ = queue.lease(lease_ms=300)
+    member, _, _ = queue.lease(lease_ms=300)
     for _ in range(3):
         time.sleep(0.2)
         assert queue.renew([member], lease_ms=300) == 1
@@ -63,6 +66,7 @@ def test_renewal_keeps_a_lease_alive_and_release_returns_it_at_once(queue: Lease
     assert queue.release([member]) == 1
     assert queue.sizes() == (1, 0)
     assert queue.renew([member], lease_ms=300) == 0  # no longer leased: nothing renewed
+    assert queue.lease(lease_ms=300)[2] is True  # a released request is a redelivery too
 
 
 def test_push_is_deduplicated_by_fingerprint_and_priority_orders_the_leases(

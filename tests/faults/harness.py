@@ -207,6 +207,8 @@ class Figures:
     stream_missing: int = 0
     stream_same_id_twice: int = 0
     stream_same_content_twice: int = 0
+    #: For ids streamed more than once: the top-level fields whose values differ between entries.
+    stream_same_id_differs: list[str] = field(default_factory=list)
     resume_s: float | None = None
     log_lines: list[int] = field(default_factory=list)
     exit_codes: list[int | None] = field(default_factory=list)
@@ -238,9 +240,20 @@ def count(fault: str, site: dict[str, bytes], outs: list[Path],
         figures.stream_missing = len(item_pages - set(streamed))
         by_id = Counter(item["id"] for item in stream)
         figures.stream_same_id_twice = sum(n - 1 for n in by_id.values() if n > 1)
+        figures.stream_same_id_differs = _differing_fields(stream, by_id)
         by_content = Counter((item["id"], content_hash(item)) for item in stream)
         figures.stream_same_content_twice = sum(n - 1 for n in by_content.values() if n > 1)
     return figures
+
+
+def _differing_fields(stream: list[dict], by_id: Counter) -> list[str]:
+    differs: set[str] = set()
+    for item_id in (i for i, n in by_id.items() if n > 1):
+        entries = [item for item in stream if item["id"] == item_id]
+        keys = set().union(*entries)
+        differs.update(k for k in keys if len({json.dumps(e.get(k), sort_keys=True)
+                                                for e in entries}) > 1)
+    return sorted(differs)
 
 
 def read_stream(client: redis.Redis) -> list[dict]:

@@ -145,3 +145,18 @@ def test_an_item_streamed_twice_gives_one_entry_unless_its_content_changed(
     bodies = [json.loads(f[b"item"])["body"] for _, f in client.xrange(key)]
     assert bodies == ["text", "new text"]
     assert crawler.stats.get_value("newscrawl/stream_duplicates") == 1
+
+
+def test_a_redelivered_page_adds_no_entry_for_an_id_the_stream_holds(
+    redis_server: str, key: str, client: redis.Redis
+) -> None:
+    """A worker died after streaming a page; the page fetched again by another worker can extract
+    differently (another sibling page), yet it is the same article: no second entry. A new page
+    that happens to be a redelivery (its first worker died before streaming it) is streamed."""
+    crawler, pipeline = stream(redis_server, key)
+    first = {"id": "a1", "body": "text", "extraction": {}}
+    again = {"id": "a1", "body": "text and a caption", "extraction": {"redelivered": True}}
+    new = {"id": "b2", "body": "other", "extraction": {"redelivered": True}}
+    run_pipeline(pipeline, [first, again, new])
+    assert [json.loads(f[b"item"])["id"] for _, f in client.xrange(key)] == ["a1", "b2"]
+    assert crawler.stats.get_value("newscrawl/stream_duplicates") == 1
