@@ -14,6 +14,12 @@ points at the exact record its page came from (the last hop of a redirect chain)
 the instant the request was sent: the time the response headers arrived (Scrapy's
 ``headers_received`` signal) less ``download_latency``.
 
+Writing runs in one thread of its own, never on the reactor: gzip-compressing a record costs about
+450 ms for an 8.5 MB page (measured on the hostile 200 000-link page, which stalled the reactor
+756 ms while the write ran there). One thread keeps the records in arrival order and the writer
+single-threaded; ``process_response`` waits for its record, so the pointer is known before the
+response goes on.
+
 Settings: ``NEWSCRAWL_WARC_ENABLED`` (default on), ``NEWSCRAWL_WARC_DIR``,
 ``NEWSCRAWL_WARC_PREFIX``, ``NEWSCRAWL_WARC_MAX_BYTES`` (see :mod:`pipelines.warc_writer`).
 """
@@ -28,6 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet import threads
+from twisted.python.threadpool import ThreadPool
 
 from pipelines.warc_writer import DEFAULT_MAX_BYTES, DEFAULT_PREFIX, WarcWriter
 
@@ -57,6 +66,8 @@ class WarcCaptureMiddleware:
     def __init__(self, crawler: Crawler, writer: WarcWriter) -> None:
         self.crawler = crawler
         self.writer = writer
+        #: One thread: records written in the order they arrive, the writer never shared.
+        self.pool = ThreadPool(minthreads=1, maxthreads=1, name="warc-writer")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -77,20 +88,32 @@ class WarcCaptureMiddleware:
 
     def spider_opened(self, spider: Spider) -> None:
         self.writer.open()
+        self.pool.start()
 
-    def spider_closed(self, spider: Spider) -> None:
-        self.writer.close()
+    async def spider_closed(self, spider: Spider) -> None:
+        if self.pool.started:  # every write queued before is done first (one thread, in order)
+            await self._in_writer_thread(self.writer.close)
+            self.pool.stop()
+        else:
+            self.writer.close()
+
+    def _in_writer_thread(self, func: Any, *args: Any) -> Any:
+        from twisted.internet import reactor  # the one Scrapy installed (importing it installs one)
+
+        return maybe_deferred_to_future(threads.deferToThreadPool(reactor, self.pool, func, *args))
 
     def headers_received(self, headers: Any, body_length: int, request: Request, **_: Any) -> None:
         request.meta[_HEADERS_AT] = time.time()
 
-    def process_response(self, request: Request, response: Response) -> Response:
+    async def process_response(self, request: Request, response: Response) -> Response:
         if "cached" in response.flags:
             return response
         fetched = sent_at(request)
         request.meta.pop(_HEADERS_AT, None)  # a redirect's next hop copies the meta
         try:
-            pointer = self.writer.write_exchange(request, response, fetched)
+            pointer = await self._in_writer_thread(
+                self.writer.write_exchange, request, response, fetched
+            )
         except OSError:
             logger.exception("Cannot archive %s in %s", response.url, self.writer.directory)
             self.crawler.stats.inc_value("newscrawl/errors/warc_write")
