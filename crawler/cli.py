@@ -22,12 +22,22 @@ def build_parser() -> argparse.ArgumentParser:
         prog="newscrawl",
         description="Crawl news sites and extract their articles (Scrapy; embedded or distributed on Redis).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for command in (demo, crawl, worker, seed, extract, induce, apply, wrappers, train):
         command.add_parser(subparsers)
     evaluation.register(subparsers)
     benchmark.register(subparsers)
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("newscrawl")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import redis
 
@@ -136,4 +137,34 @@ def collect_seeds(command: str, urls: list[str], seeds_file: str | None) -> list
         print(f"newscrawl {command}: error: no seed URLs (give URLs or --seeds FILE)",
               file=sys.stderr)
         return None
+    for url in seeds:
+        problem = seed_problem(url)
+        if problem:
+            print(f"newscrawl {command}: error: invalid seed {url!r}: {problem}", file=sys.stderr)
+            return None
     return seeds
+
+
+def seed_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a seed, or None: an absolute http(s) URL with a host and a valid port.
+
+    >>> seed_problem("https://example.com/news/"), seed_problem("example.com")
+    (None, 'not an absolute http(s) URL (did you mean http://example.com/ ?)')
+    >>> seed_problem("ftp://example.com/"), seed_problem("http://example.com:99999/")
+    ("scheme 'ftp' is not fetched (http, https only)", 'bad port')
+    """
+    from crawler.scope import FETCHABLE_SCHEMES
+
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        hint = f" (did you mean http://{url.strip('/')}/ ?)" if "." in url and " " not in url else ""
+        return f"not an absolute http(s) URL{hint}"
+    if parts.scheme.lower() not in FETCHABLE_SCHEMES:
+        return f"scheme {parts.scheme!r} is not fetched (http, https only)"
+    try:
+        parts.port  # noqa: B018 (raises on a bad port)
+    except ValueError:
+        return "bad port"
+    if not parts.hostname:
+        return "no host"
+    return None

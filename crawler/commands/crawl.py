@@ -33,10 +33,18 @@ been empty for --idle-timeout seconds. Turn wrappers off with
 
 Without --redis a crawl into a DIR that holds an earlier crawl's frontier (DIR/frontier.journal,
 kept even after kill -9) resumes it: pages already fetched are not fetched again, the rest are;
---fresh starts over. Exit code 3: Redis was away longer than NEWSCRAWL_REDIS_MAX_OUTAGE."""
+--fresh starts over.
+
+Exit codes: 0 done; 2 bad arguments (an invalid seed URL, an unreadable --seeds file, Redis
+unreachable at start); 3 Redis was away longer than NEWSCRAWL_REDIS_MAX_OUTAGE; 4 no page could
+be fetched (every fetch failed: refused connections, DNS errors, error statuses) and nothing was
+written."""
 
 #: Exit code of a crawl or worker stopped because Redis was away too long.
 EXIT_REDIS_OUTAGE = 3
+#: Exit code of a crawl that wrote no item because every fetch failed (refused connections, DNS
+#: errors, timeouts, error statuses, refused addresses): a scheduler must not take it for success.
+EXIT_NOTHING_FETCHED = 4
 
 
 def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
@@ -115,7 +123,35 @@ def run_and_report(overrides: dict, args: argparse.Namespace, seeds: list[str]) 
             file=sys.stderr,
         )
         return EXIT_REDIS_OUTAGE
+    failures = fetch_failures(summary)
+    if failures:
+        print(f"newscrawl: error: no page could be fetched ({failures}); nothing was written",
+              file=sys.stderr)
+        return EXIT_NOTHING_FETCHED
     return 0
+
+
+def fetch_failures(summary: dict) -> str | None:
+    """What made a crawl fetch nothing, when it wrote no item and had failures; else None.
+
+    A crawl that wrote no item without any failure (a worker that found no work, a site of
+    non-HTML files) is not an error.
+
+    >>> fetch_failures({"items_written": 0, "skipped": {"http_404": 1},
+    ...                 "download_errors": {"twisted.internet.error.ConnectionRefusedError": 3}})
+    'ConnectionRefusedError 3, http_404 1'
+    >>> fetch_failures({"items_written": 2, "download_errors": {"x.TimeoutError": 1}}) is None
+    True
+    """
+    if summary.get("items_written", 0):
+        return None
+    counts = {name.rsplit(".", 1)[-1]: n for name, n in summary.get("download_errors", {}).items()}
+    counts.update({k: n for k, n in summary.get("skipped", {}).items()
+                   if k.startswith(("http_", "refused", "redirect_loop", "robots"))})
+    counts.update({f"refused/{k}": n for k, n in summary.get("refused", {}).items()})
+    if not counts:
+        return None
+    return ", ".join(f"{name} {n}" for name, n in sorted(counts.items()))
 
 
 def run(args: argparse.Namespace) -> int:

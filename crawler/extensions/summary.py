@@ -54,6 +54,7 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "rejected": _prefixed(stats, "newscrawl/rejected/"),
         "reactor": _prefixed(stats, "newscrawl/reactor/"),
         "requests": stats.get("downloader/request_count", 0),
+        "download_errors": _prefixed(stats, "downloader/exception_type_count/"),
         "errors_logged": stats.get("log_count/ERROR", 0),
         "elapsed_seconds": round(elapsed_s, 3),
         "finish_reason": finish_reason,

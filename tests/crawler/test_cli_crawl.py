@@ -100,3 +100,44 @@ def test_unreadable_seeds_file_is_a_usage_error(command: list[str], tmp_path: Pa
     result = newscrawl(*command, "--seeds", str(missing))
     assert result.returncode == 2
     assert f"cannot read --seeds {missing}" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("seed", "why"),
+    [("example.com", "did you mean http://example.com/"), ("ftp://example.com/", "scheme 'ftp'"),
+     ("http://example.com:99999/", "bad port")],
+    ids=["no_scheme", "ftp", "bad_port"],
+)
+@pytest.mark.parametrize("command", [["crawl"], ["seed", "--redis", "redis://127.0.0.1:1/0"]],
+                         ids=["crawl", "seed"])  # fmt: skip
+def test_an_invalid_seed_is_a_usage_error(command: list[str], seed: str, why: str) -> None:
+    result = newscrawl(*command, "http://example.com/", seed)
+    assert result.returncode == 2
+    assert f"invalid seed {seed!r}" in result.stderr and why in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_crawl_that_fetched_nothing_exits_4(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = newscrawl("crawl", f"http://127.0.0.1:{closed_port()}/", "--out", str(out),
+                       "--progress-interval", "0")  # fmt: skip
+    assert result.returncode == 4, result.stderr
+    error = result.stderr.strip().splitlines()[-1]
+    assert error.startswith("newscrawl: error: no page could be fetched (")
+    assert "ConnectionRefusedError" in error
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["items_written"] == 0 and summary["download_errors"]
+
+
+def test_version() -> None:
+    result = newscrawl("--version")
+    assert result.returncode == 0 and result.stdout.startswith("newscrawl ")
+
+
+@pytest.mark.parametrize("name", ["crawler.commands", "crawler.commands.crawl"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
