@@ -1,5 +1,5 @@
-"""The ``newscrawl`` command line: demo, crawl, worker, seed, extract, induce, apply, wrappers,
-train, eval, bench."""
+"""The ``newscrawl`` command line: demo, crawl, worker, seed, consume, extract, induce, apply,
+wrappers, train, eval, bench."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import logging
 import os
 import sys
 
-from crawler.commands import apply, crawl, demo, extract, induce, seed, train, worker, wrappers
+from crawler.commands import (
+    apply, consume, crawl, demo, extract, induce, seed, train, worker, wrappers,
+)
 from extractors import benchmark
 from extractors.evaluation import cli as evaluation
 
@@ -24,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for command in (demo, crawl, worker, seed, extract, induce, apply, wrappers, train):
+    for command in (demo, crawl, worker, seed, consume, extract, induce, apply, wrappers, train):
         command.add_parser(subparsers)
     evaluation.register(subparsers)
     benchmark.register(subparsers)

@@ -1,6 +1,7 @@
-"""RedisStreamPipeline: every item appended once to a capped Redis Stream as JSON.
+"""RedisStreamPipeline: every item appended once to a Redis Stream, read through consumer groups.
 
-``XADD <NEWSCRAWL_STREAM_KEY> MAXLEN ~ <NEWSCRAWL_STREAM_MAXLEN> * item <json>``, in one Lua script
+``XADD <NEWSCRAWL_STREAM_KEY> * item <json> id <id> site <site> page_type <type> published <date>``
+(the fields beside the JSON let a consumer route entries without parsing them), in one Lua script
 with a check against the hash ``<NEWSCRAWL_STREAM_KEY>:seen`` (item ``id`` → content hash): an
 item whose id was already streamed with the same content is not added again. A page fetched twice
 (its worker died before acknowledging it, or its lease expired during an outage) thus gives one
@@ -16,8 +17,17 @@ the body, title or records anyway). The hash holds one field per item id (about 
 
 Writes go through the crawl's :class:`~crawler.scheduling.link.RedisLink`: while Redis is away items
 are held in memory (bounded) and replayed in order when it is back, or saved under the output
-folder when the worker stops (see that module). Items always reach the JSONL files too. Stats:
-``newscrawl/items_streamed``, ``newscrawl/stream_duplicates`` (not added again),
+folder when the worker stops (see that module). Items always reach the JSONL files too.
+
+Consumers: the group ``NEWSCRAWL_STREAM_GROUP`` (default "newscrawl"; empty: none) is created at
+start, reading from the stream's first entry, so a consumer started later misses nothing. Trimming
+(every 100 items or 5 s) never deletes an entry a registered group has not acknowledged
+(:mod:`pipelines.stream_groups`); ``NEWSCRAWL_STREAM_MAXLEN`` (100 000) is the length cap when no
+group is registered, and with groups the length past which the crawl warns and slows down (each
+item waits up to 60 s for the groups to catch up, then is added anyway).
+
+Stats: ``newscrawl/items_streamed``, ``newscrawl/stream_duplicates`` (not added again),
+``newscrawl/stream_trimmed``, ``newscrawl/stream_over_cap``, ``newscrawl/stream_backpressure_s``,
 ``newscrawl/redis/held/xadd`` and ``newscrawl/redis/replayed/xadd``.
 """
 
@@ -26,16 +36,19 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import redis
 from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.asyncio import run_in_thread
+from scrapy.utils.asyncio import run_in_thread, sleep
 
 from crawler.scheduling.link import HELD, RedisLink, redis_link
 from pipelines.redis_client import RedisUnavailable, redacted_url
 from pipelines.serialize import item_to_json
+from pipelines.stream_groups import create_group, trim
+from pipelines.throttled_log import ThrottledLog
 
 if TYPE_CHECKING:
     from typing import Self
@@ -45,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["RedisStreamPipeline", "content_hash"]
 
 logger = logging.getLogger(__name__)
+_trim_log = ThrottledLog(logger)
 
 DEFAULT_KEY = "newscrawl:items"
 DEFAULT_MAXLEN = 100_000
@@ -55,12 +69,23 @@ PER_FETCH_FIELDS = ("fetched_at", "warc", "extraction")
 _XADD_ONCE = """
 if ARGV[1] ~= '' then
   local held = redis.call('HGET', KEYS[2], ARGV[1])
-  if held == ARGV[2] or (held and ARGV[5] == '1') then return 0 end
+  if held == ARGV[2] or (held and ARGV[4] == '1') then return 0 end
   redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 end
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'item', ARGV[3])
+redis.call('XADD', KEYS[1], '*', 'item', ARGV[3], 'id', ARGV[1], 'site', ARGV[5],
+           'page_type', ARGV[6], 'published', ARGV[7])
 return 1
 """
+#: Fields of a stream entry beside ``item`` (the JSON), for consumers that route without parsing.
+ENTRY_FIELDS = ("id", "site", "page_type", "published")
+DEFAULT_GROUP = "newscrawl"
+#: The stream is trimmed (and its length checked) after this many items, or this many seconds.
+TRIM_EVERY_ITEMS = 100
+TRIM_EVERY_S = 5.0
+#: Backpressure: while the stream is over its cap because a group lags, an item waits this long
+#: between checks, and at most BACKPRESSURE_MAX_S in all (then it is added anyway: never dropped).
+BACKPRESSURE_STEP_S = 1.0
+BACKPRESSURE_MAX_S = 60.0
 
 
 def content_hash(item: dict[str, Any]) -> str:
@@ -80,13 +105,16 @@ class RedisStreamPipeline:
     """XADD each item once (as JSON in field ``item``) to a length-capped stream."""
 
     def __init__(
-        self, crawler: Crawler, url: str, key: str = DEFAULT_KEY, maxlen: int = DEFAULT_MAXLEN
+        self, crawler: Crawler, url: str, key: str = DEFAULT_KEY, maxlen: int = DEFAULT_MAXLEN,
+        group: str = DEFAULT_GROUP,
     ) -> None:
         self.crawler = crawler
-        self.url, self.key, self.maxlen = url, key, maxlen
+        self.url, self.key, self.maxlen, self.group = url, key, maxlen, group
         self.seen_key = f"{key}:seen"
         self.link: RedisLink | None = None
         self._script: Any = None
+        self._since_trim, self._trimmed_at = 0, time.monotonic()
+        self.over_cap = False  # the stream is past its cap because a group lags
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -99,6 +127,7 @@ class RedisStreamPipeline:
             str(url),
             s.get("NEWSCRAWL_STREAM_KEY") or DEFAULT_KEY,
             s.getint("NEWSCRAWL_STREAM_MAXLEN", DEFAULT_MAXLEN),
+            s.get("NEWSCRAWL_STREAM_GROUP", DEFAULT_GROUP) or "",
         )
 
     async def open_spider(self) -> None:
@@ -107,34 +136,80 @@ class RedisStreamPipeline:
         self.link.register("xadd", self._xadd)
         try:
             await run_in_thread(self.link.client.ping)
+            if self.group and await run_in_thread(
+                create_group, self.link.client, self.key, self.group
+            ):
+                logger.info("Created consumer group %r of stream %r", self.group, self.key)
         except redis.RedisError as exc:
             shown = redacted_url(self.url)
             raise RedisUnavailable(f"cannot reach Redis at {shown}: {_cause(exc)}") from exc
         self.link.start()
         logger.info(
-            "Streaming items to %s key %r (MAXLEN ~%d)", redacted_url(self.url), self.key,
-            self.maxlen,
+            "Streaming items to %s key %r (cap %d; group %r)", redacted_url(self.url), self.key,
+            self.maxlen, self.group,
         )  # fmt: skip
 
     async def process_item(self, item: Any) -> Any:
         assert self.link is not None, "RedisStreamPipeline used before open_spider()"
         data = ItemAdapter(item).asdict()
+        await self._backpressure()
         entry = {
             "id": str(data.get("id") or ""),
             "hash": content_hash(data),
             "payload": item_to_json(item),
             "again": "1" if (data.get("extraction") or {}).get("redelivered") else "",
+            **{name: str(data.get(name) or "") for name in ENTRY_FIELDS[1:]},
         }
         if self.link.send("xadd", entry) is HELD:
             logger.debug("Item %s held until Redis is back", data.get("url", "?"))
+        self._since_trim += 1
+        if (self._since_trim >= TRIM_EVERY_ITEMS
+                or time.monotonic() - self._trimmed_at >= TRIM_EVERY_S):  # fmt: skip
+            self.trim()
         return item
+
+    def trim(self) -> None:
+        """Trim by :mod:`pipelines.stream_groups`' policy; note when a lagging group holds the
+        stream past its cap (backpressure). Skipped while Redis is away."""
+        assert self.link is not None
+        self._since_trim, self._trimmed_at = 0, time.monotonic()
+        try:
+            found = self.link.query(
+                lambda client: (*trim(client, self.key, self.maxlen), client.xlen(self.key)), None
+            )
+        except redis.RedisError as exc:  # e.g. the key is not a stream: say so, go on
+            _trim_log.warning("cannot trim stream %r: %s", self.key, exc)
+            return
+        if found is None:
+            return
+        removed, groups, length = found
+        if removed:
+            self.crawler.stats.inc_value("newscrawl/stream_trimmed", removed)
+        self.over_cap = bool(groups) and length > self.maxlen
+        if self.over_cap:
+            self.crawler.stats.inc_value("newscrawl/stream_over_cap")
+            _trim_log.warning(
+                "stream %r holds %d entries, past its cap of %d: a consumer group lags (unread "
+                "and unacknowledged entries are never trimmed); slowing down", self.key, length,
+                self.maxlen,
+            )  # fmt: skip
+
+    async def _backpressure(self) -> None:
+        waited = 0.0
+        while self.over_cap and waited < BACKPRESSURE_MAX_S:
+            await sleep(BACKPRESSURE_STEP_S)
+            waited += BACKPRESSURE_STEP_S
+            self.trim()
+        if waited:
+            self.crawler.stats.inc_value("newscrawl/stream_backpressure_s", waited)
 
     def close_spider(self) -> None:
         if self.link is not None:
             self.link.flush()
 
     def _xadd(self, _client: redis.Redis, entry: dict[str, Any]) -> bool:
-        args = [entry["id"], entry["hash"], entry["payload"], self.maxlen, entry.get("again", "")]
+        args = [entry["id"], entry["hash"], entry["payload"], entry.get("again", ""),
+                *(entry.get(name, "") for name in ENTRY_FIELDS[1:])]  # fmt: skip
         added = bool(self._script(keys=[self.key, self.seen_key], args=args))
         self.crawler.stats.inc_value(
             "newscrawl/items_streamed" if added else "newscrawl/stream_duplicates"

@@ -44,13 +44,15 @@ def test_each_item_is_one_json_entry(redis_server: str, key: str, client: redis.
     sent = items(3)
     assert run_pipeline(pipeline, sent) == sent
     entries = client.xrange(key)
-    assert [list(fields) for _, fields in entries] == [[b"item"]] * 3
-    assert [json.loads(fields[b"item"]) for _, fields in entries] == sent
+    fields = [b"item", b"id", b"site", b"page_type", b"published"]
+    assert [list(entry) for _, entry in entries] == [fields] * 3
+    assert [json.loads(entry[b"item"]) for _, entry in entries] == sent
+    assert [(e[b"id"], e[b"site"], e[b"published"]) for _, e in entries][0] == (b"0", b"bbc.com", b"")
     assert crawler.stats.get_value("newscrawl/items_streamed") == 3
 
 
 def test_stream_length_is_capped(redis_server: str, key: str, client: redis.Redis) -> None:
-    _, pipeline = stream(redis_server, key, NEWSCRAWL_STREAM_MAXLEN=50)
+    _, pipeline = stream(redis_server, key, NEWSCRAWL_STREAM_MAXLEN=50, NEWSCRAWL_STREAM_GROUP="")
     run_pipeline(pipeline, items(1000))
     # MAXLEN ~ trims whole radix-tree nodes, so up to one node's worth above the cap remains.
     node = int(client.config_get("stream-node-max-entries")["stream-node-max-entries"])
@@ -160,3 +162,27 @@ def test_a_redelivered_page_adds_no_entry_for_an_id_the_stream_holds(
     run_pipeline(pipeline, [first, again, new])
     assert [json.loads(f[b"item"])["id"] for _, f in client.xrange(key)] == ["a1", "b2"]
     assert crawler.stats.get_value("newscrawl/stream_duplicates") == 1
+
+
+def test_a_group_created_at_start_gets_every_entry_and_nothing_unacked_is_trimmed(
+    redis_server: str, key: str, client: redis.Redis, monkeypatch
+) -> None:
+    """Cap 10, 300 items, a group that has read nothing: nothing may be trimmed, the crawl warns
+    and waits (backpressure, shortened here), adds every item anyway. Once the group has
+    acknowledged 150, entries before its oldest pending one may go, and no later one does."""
+    monkeypatch.setattr("pipelines.redis_stream.BACKPRESSURE_STEP_S", 0.01)
+    monkeypatch.setattr("pipelines.redis_stream.BACKPRESSURE_MAX_S", 0.01)
+    crawler, pipeline = stream(redis_server, key, NEWSCRAWL_STREAM_MAXLEN=10,
+                               NEWSCRAWL_STREAM_GROUP="clusterer")  # fmt: skip
+    run_pipeline(pipeline, items(300))
+    assert client.xlen(key) == 300  # unread by the group: nothing trimmed
+    assert crawler.stats.get_value("newscrawl/stream_over_cap") >= 1
+    assert crawler.stats.get_value("newscrawl/stream_backpressure_s") > 0
+    read = client.xreadgroup("clusterer", "c1", {key: ">"}, count=200)[0][1]
+    assert [json.loads(f[b"item"])["id"] for _, f in read] == [str(i) for i in range(200)]
+    client.xack(key, "clusterer", *[entry_id for entry_id, _ in read[:150]])
+    pipeline.trim()
+    left = client.xrange(key)
+    assert 150 <= len(left) < 300  # the acknowledged ones may go (whole nodes: approximately)
+    ids = [json.loads(f[b"item"])["id"] for _, f in left]
+    assert ids[-150:] == [str(i) for i in range(150, 300)]  # pending and unread all kept
