@@ -43,6 +43,11 @@ SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 # Embedded mode: Scrapy's scheduler + a kill-safe frontier journal in the output folder, so a rerun
 # into the same --out resumes (crawler/scheduling/resume.py); NEWSCRAWL_FRESH (--fresh) starts over.
 SCHEDULER = "crawler.scheduling.resume.ResumableScheduler"
+# Fronts (seeds, list-shaped links) are fetched again each round, articles once (crawler/rounds.py).
+REQUEST_FINGERPRINTER_CLASS = "crawler.rounds.RoundFingerprinter"
+NEWSCRAWL_ROUND = 0  # the round id of this crawl's fronts; 0: the start time (each run is a round)
+NEWSCRAWL_ROUNDS = 1  # rounds in one process (`newscrawl crawl --rounds N`)
+NEWSCRAWL_ROUND_EVERY = 3600.0  # seconds from one round's start to the next's (`--every S`)
 NEWSCRAWL_FRESH = False
 # Tells the scheduler when a request it handed out is done (crawler/scheduling/tracker.py).
 SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}

@@ -33,7 +33,10 @@ been empty for --idle-timeout seconds. Turn wrappers off with
 
 Without --redis a crawl into a DIR that holds an earlier crawl's frontier (DIR/frontier.journal,
 kept even after kill -9) resumes it: pages already fetched are not fetched again, the rest are;
---fresh starts over.
+--fresh starts over. Each run is a round: the seeds and list-shaped pages (a path ending in /, a
+listing word, a page parameter) are fetched again, articles seen in an earlier round are not, so a
+crawl run from cron into the same DIR writes the new articles of each run; --rounds N --every S
+does the same in one process.
 
 Exit codes: 0 done; 2 bad arguments (an invalid seed URL, an unreadable --seeds file, Redis
 unreachable at start); 3 Redis was away longer than NEWSCRAWL_REDIS_MAX_OUTAGE; 4 no page could
@@ -77,6 +80,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="with --redis: stop once the shared queue has been empty S seconds "
         "(default: %(default)s)",
     )
+    parser.add_argument(
+        "--rounds", type=int, default=1, metavar="N",
+        help="crawl N rounds in this process: each round fetches the seeds and list-shaped pages "
+        "again and only the articles not seen before (default: %(default)s)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--every", type=float, default=3600.0, metavar="S",
+        help="with --rounds: seconds from one round's start to the next's (default: %(default)s)",
+    )  # fmt: skip
     parser.add_argument(
         "--fresh",
         action="store_true",
@@ -158,8 +170,14 @@ def run(args: argparse.Namespace) -> int:
     seeds = collect_seeds("crawl", args.urls, args.seeds)
     if seeds is None:
         return 2
+    if args.rounds < 1 or args.every < 0:
+        print("newscrawl crawl: error: --rounds must be at least 1 and --every not negative",
+              file=sys.stderr)
+        return 2
     overrides = crawl_overrides(args)
     overrides["NEWSCRAWL_FRESH"] = args.fresh
+    overrides["NEWSCRAWL_ROUNDS"] = args.rounds
+    overrides["NEWSCRAWL_ROUND_EVERY"] = args.every
     if args.redis:
         connect_redis(args.redis, args.redis_password_file).close()
         overrides.update(distributed_settings(args.redis, args.idle_timeout))

@@ -1,8 +1,8 @@
 """WaitForWork: keep a distributed worker alive while idle and feed it seeds from a Redis list.
 
 On every ``spider_idle`` (the shared queue is empty and nothing is in flight here) it pops up to
-``SEEDS_PER_IDLE`` URLs from the list ``NEWSCRAWL_SEEDS_KEY`` (filled by ``newscrawl seed``) and
-schedules them, then raises ``DontCloseSpider``. With ``NEWSCRAWL_IDLE_TIMEOUT`` > 0 the worker is let
+``SEEDS_PER_IDLE`` seeds from the list ``NEWSCRAWL_SEEDS_KEY`` (filled by ``newscrawl seed``, each
+with its round: :mod:`crawler.rounds`) and schedules them, then raises ``DontCloseSpider``. With ``NEWSCRAWL_IDLE_TIMEOUT`` > 0 the worker is let
 close once it has been idle, with no page fetched and no seed found, for that many seconds. Scrapy
 re-checks an idle engine about every 5 s, so the close comes up to 5 s after the timeout. A worker
 is never idle while Redis is away (it waits: :mod:`crawler.scheduling.link` stops it after
@@ -12,6 +12,7 @@ queue, see :mod:`crawler.scheduling.scheduler`).
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 
@@ -21,12 +22,39 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 
 from crawler.scheduling import lease_keys
 from crawler.scheduling.link import RedisLink, redis_link
+from pipelines.untrusted import UntrustedData, load_json
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["SEEDS_PER_IDLE", "WaitForWork"]
+__all__ = ["SEEDS_PER_IDLE", "WaitForWork", "parse_seed_entry", "seed_entry"]
 
 SEEDS_PER_IDLE = 100
+MAX_SEED_BYTES = 10_000
+
+
+def seed_entry(url: str, crawl_round: int) -> str:
+    """The seeds-list entry ``newscrawl seed`` pushes: the URL and its round, as JSON."""
+    return json.dumps({"url": url, "round": crawl_round})
+
+
+def parse_seed_entry(entry: bytes | str, default_round: int) -> tuple[str, int]:
+    """(URL, round) of a seeds-list entry; raises :class:`UntrustedData` for anything else.
+
+    >>> parse_seed_entry(b'{"url": "https://a.org/", "round": 7}', 0)
+    ('https://a.org/', 7)
+    >>> parse_seed_entry(b"https://a.org/news/", 1700000000)
+    ('https://a.org/news/', 1700000000)
+    """
+    text = entry.decode("utf-8", "replace") if isinstance(entry, bytes) else entry
+    if not text.startswith("{"):
+        if not text.startswith(("http://", "https://")) or len(text) > MAX_SEED_BYTES:
+            raise UntrustedData("not a seed URL")
+        return text, default_round
+    data = load_json(text, max_bytes=MAX_SEED_BYTES, max_depth=2)
+    url, crawl_round = (data.get("url"), data.get("round")) if isinstance(data, dict) else (0, 0)
+    if not isinstance(url, str) or not isinstance(crawl_round, int) or isinstance(crawl_round, bool):
+        raise UntrustedData("a seed entry needs a string url and an integer round")
+    return url, crawl_round
 
 
 class WaitForWork:
@@ -61,9 +89,19 @@ class WaitForWork:
     def on_activity(self) -> None:
         self.activity += 1
 
-    def pop_seeds(self) -> list[str]:
+    def pop_seeds(self) -> list[tuple[str, int]]:
+        """Up to ``SEEDS_PER_IDLE`` seeds and their rounds: ``{"url", "round"}`` JSON entries
+        (``newscrawl seed``), or plain URLs (pushed by hand: a round of their own, now). An entry
+        that is neither is skipped and counted (``newscrawl/rejected/seed_entry``)."""
         popped = self.link.query(lambda c: c.lpop(self.seeds_key, SEEDS_PER_IDLE), None) or []
-        return [url.decode("utf-8") if isinstance(url, bytes) else url for url in popped]
+        seeds = []
+        for entry in popped:
+            try:
+                seeds.append(parse_seed_entry(entry, int(time.time())))
+            except UntrustedData as error:
+                logger.warning("skipped a seed entry: %s: %.200r", error, entry)
+                self.crawler.stats.inc_value("newscrawl/rejected/seed_entry")
+        return seeds
 
     def _others_busy(self, spider: Spider) -> bool:
         """Redis is away, or some worker holds leased requests."""
@@ -77,9 +115,9 @@ class WaitForWork:
         if self.activity != self._seen_activity or self._others_busy(spider):
             self._seen_activity, self._idle_since = self.activity, now
         seeds = self.pop_seeds()
-        for url in seeds:
-            make = getattr(spider, "seed_request", None) or getattr(spider, "request", None)
-            self.crawler.engine.crawl(make(url) if make else Request(url))
+        for url, crawl_round in seeds:
+            make = getattr(spider, "seed_request", None)
+            self.crawler.engine.crawl(make(url, crawl_round) if make else Request(url))
         if seeds:
             logger.info("scheduled %d seeds from %s", len(seeds), self.seeds_key)
             self._idle_since = now

@@ -39,6 +39,7 @@ from twisted.internet import task
 
 from crawler.scheduling.leases import LeaseKeys, LeaseQueue
 from crawler.scheduling.link import HELD, PROBE_MAX_S, redis_link
+from crawler.rounds import round_fingerprint
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
 from pipelines.redis_client import redis_from_url
@@ -137,7 +138,10 @@ class SharedQueueScheduler(Scheduler):
 
     def enqueue_request(self, request: Request) -> bool:
         parent = request.meta.pop(LEASE_META, None)  # a redirect or retry of a leased request
-        fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
+        fingerprint = (
+            "" if request.dont_filter
+            else round_fingerprint(self.df.request_fingerprint(request), request)
+        )  # fmt: skip
         member = self.queue._encode_request(request).decode("utf-8")
         data = {"member": member, "score": -request.priority, "fp": fingerprint}
         result = self.link.send("push", data)

@@ -34,6 +34,7 @@ then the page's other links. Why the spider waits instead of the pipeline schedu
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from itertools import chain
 from pathlib import Path
@@ -43,6 +44,7 @@ from urllib.parse import urlsplit
 import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.asyncio import run_in_thread, sleep
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -52,6 +54,7 @@ from crawler.downloadermiddlewares.address_guard import SEED_ORIGIN
 from crawler.failures import failure_reason
 from crawler.link_scan import MAX_LINKS_PER_PAGE, PageScan, scan_page
 from crawler.page_item import page_item, skip_reason
+from crawler.rounds import ROUND_META, is_front
 from crawler.routing import route
 from crawler.scope import host_origin, site_origin
 from crawler.sibling_links import choose_sibling_link, list_template_key
@@ -124,6 +127,9 @@ class NewsSpider(scrapy.Spider):
         self.await_records = False
         self.records_wait = DEFAULT_RECORDS_WAIT
         self.sibling_templates: set[str] = set()  # templates whose sibling was requested
+        self.round = int(time.time())  # the round of this crawl's fronts (crawler.rounds)
+        self.round_number, self.rounds_left, self.round_every = 1, 0, 3600.0
+        self.round_started_at, self._next_round_at = time.time(), None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
@@ -140,23 +146,53 @@ class NewsSpider(scrapy.Spider):
             "NEWSCRAWL_RECORDS_WAIT", DEFAULT_RECORDS_WAIT
         )
         crawler.signals.connect(spider.on_request_dropped, signal=signals.request_dropped)
+        spider.round = crawler.settings.getint("NEWSCRAWL_ROUND") or int(time.time())
+        spider.rounds_left = max(0, crawler.settings.getint("NEWSCRAWL_ROUNDS", 1) - 1)
+        spider.round_every = crawler.settings.getfloat("NEWSCRAWL_ROUND_EVERY", 3600.0)
+        crawler.signals.connect(spider.on_idle, signal=signals.spider_idle)
         return spider
 
     async def start(self) -> AsyncIterator[Request]:
         for url in self.seeds:
             yield self.seed_request(url)
 
-    def seed_request(self, url: str) -> Request:
-        """The request of seed ``url``, carrying its own origin (the SSRF rule's seed exception)."""
-        return self.request(url, meta={SEED_ORIGIN: host_origin(url)})
+    def seed_request(self, url: str, crawl_round: int | None = None) -> Request:
+        """The request of seed ``url``, carrying its own origin (the SSRF rule's seed exception)
+        and its round (a seed is a front: fetched again each round, :mod:`crawler.rounds`)."""
+        crawl_round = self.round if crawl_round is None else crawl_round
+        return self.request(url, meta={SEED_ORIGIN: host_origin(url), ROUND_META: crawl_round})
 
     def request(self, url: str, parent: Response | None = None, **kwargs: Any) -> Request:
         """A request for ``url`` handled by this spider's callback and errback; a link of page
-        ``parent`` inherits its seed origin."""
-        seed = parent.meta.get(SEED_ORIGIN) if parent is not None else None
-        if seed is not None:
-            kwargs["meta"] = {SEED_ORIGIN: seed, **kwargs.get("meta", {})}
+        ``parent`` inherits its seed origin, and, when it is a front, the round."""
+        meta = kwargs.setdefault("meta", {})
+        if parent is not None:
+            seed = parent.meta.get(SEED_ORIGIN)
+            if seed is not None:
+                meta.setdefault(SEED_ORIGIN, seed)
+            if is_front(url):
+                meta.setdefault(ROUND_META, parent.meta.get(ROUND_META, self.round))
         return Request(url, callback=self.parse, errback=self.on_error, **kwargs)
+
+    def on_idle(self) -> None:
+        """Between rounds (``NEWSCRAWL_ROUNDS`` > 1): wait for the next one, then queue the seeds
+        again with the new round; close after the last."""
+        if self.rounds_left <= 0 or not self.seeds:
+            return
+        now = time.time()
+        if self._next_round_at is None:
+            self._next_round_at = self.round_started_at + self.round_every
+            logger.warning("round %d done; round %d of %d starts in %.0f s", self.round_number,
+                           self.round_number + 1, self.round_number + self.rounds_left,
+                           max(0.0, self._next_round_at - now))  # fmt: skip
+        if now >= self._next_round_at:
+            self.rounds_left -= 1
+            self.round_number += 1
+            self.round, self.round_started_at, self._next_round_at = int(now), now, None
+            self.crawler.stats.set_value("newscrawl/rounds", self.round_number)
+            for url in self.seeds:
+                self.crawler.engine.crawl(self.seed_request(url))
+        raise DontCloseSpider
 
     def count(self, key: str) -> None:
         self.crawler.stats.inc_value(f"newscrawl/{key}")

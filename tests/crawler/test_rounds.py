@@ -1,0 +1,127 @@
+"""Crawl rounds against a local site whose front gains real articles between rounds: each round
+fetches the front again and only the new articles; no article is fetched or written twice."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import threading
+from collections import Counter
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+
+import redis
+
+import crawler.rounds
+from tests.crawler.demo_helpers import (
+    jsonl_items,
+    newscrawl,
+    path_of,
+    start_newscrawl,
+    warc_responses,
+)
+from tests.crawler.http_helpers import serve
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
+#: Real article pages (MIT-licensed sets, tests/fixtures/SOURCES.md), served under new URLs.
+ARTICLES = sorted(FIXTURES.glob("cx_bbc-*.html")) + sorted(FIXTURES.glob("aeb-*.html"))
+
+
+class GrowingFront(BaseHTTPRequestHandler):
+    """``/`` lists ``visible`` articles, three more each time the front is fetched."""
+
+    lock = threading.Lock()
+    visible = 0
+    front_fetches = 0
+
+    def do_GET(self) -> None:
+        if self.path == "/":
+            with self.lock:
+                GrowingFront.front_fetches += 1
+                GrowingFront.visible = min(len(ARTICLES), 3 * GrowingFront.front_fetches)
+                shown = GrowingFront.visible
+            links = "".join(f'<li><a href="/news/story-{n:05d}">Story number {n}</a></li>'
+                            for n in range(shown))  # fmt: skip
+            body = f"<html><head><title>Front</title></head><body><ul>{links}</ul></body></html>"
+            self._reply(200, body.encode())
+        elif self.path.startswith("/news/story-"):
+            n = int(self.path.rsplit("-", 1)[1])
+            self._reply(200, ARTICLES[n].read_bytes()) if n < len(ARTICLES) else self._reply(404)
+        else:
+            self._reply(404)
+
+    def _reply(self, status: int, body: bytes = b"not found") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _crawl(base: str, out: Path, *extra: str) -> None:
+    result = newscrawl("crawl", f"{base}/", "--out", str(out), "--depth", "1", "--no-autothrottle",
+                       "--progress-interval", "0", "-s", "NEWSCRAWL_SIBLING_WAIT=0.5", *extra)
+    assert result.returncode == 0, result.stderr
+
+
+def _articles(items: list[dict]) -> list[str]:
+    return sorted(path_of(i["url"]) for i in items if path_of(i["url"]).startswith("/news/"))
+
+
+def test_rounds_fetch_the_front_again_and_only_new_articles(tmp_path: Path) -> None:
+    assert len(ARTICLES) >= 9
+    GrowingFront.visible = GrowingFront.front_fetches = 0
+    out = tmp_path / "out"
+    with serve(GrowingFront) as base:
+        _crawl(base, out, "--rounds", "2", "--every", "0")  # rounds 1 and 2 in one process
+        after_two = jsonl_items(out)
+        _crawl(base, out)  # round 3: a new run into the same --out
+    everything = jsonl_items(out)
+    third = everything[len(after_two):]
+    assert GrowingFront.front_fetches == 3
+    assert _articles(after_two) == [f"/news/story-{n:05d}" for n in range(6)]
+    assert _articles(third) == [f"/news/story-{n:05d}" for n in range(6, 9)]  # exactly the new
+    fetched = Counter(path for path, _ in warc_responses(out))
+    assert fetched["/"] == 3
+    assert {p: n for p, n in fetched.items() if p.startswith("/news/") and n > 1} == {}
+    fronts = [i for i in everything if path_of(i["url"]) == "/"]
+    assert len(fronts) == 3 and all(i["page_type"] == "list" for i in fronts)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["items_written"] == len(third)
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(crawler.rounds)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_distributed_rounds_each_seed_call_is_a_round(redis_server: str, tmp_path: Path) -> None:
+    """Three `newscrawl seed` calls, two `newscrawl worker` processes per round on one Redis: each
+    round fetches the front again and streams exactly the articles new since the last."""
+    url = redis_server.rsplit("/", 1)[0] + "/6"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    GrowingFront.visible = GrowingFront.front_fetches = 0
+    streamed: list[list[str]] = []
+    with serve(GrowingFront) as base:
+        for crawl_round in range(3):
+            seeded = newscrawl("seed", "--redis", url, f"{base}/")
+            assert seeded.returncode == 0 and f"as round {crawl_round + 1}" in seeded.stdout
+            logs = [tmp_path / f"r{crawl_round}w{n}.log" for n in range(2)]
+            workers = [start_newscrawl(
+                "worker", "--redis", url, "--out", str(tmp_path / f"w{n}"), "--idle-timeout", "3",
+                "--depth", "1", "--no-autothrottle", "--progress-interval", "0",
+                "-s", "NEWSCRAWL_SIBLING_WAIT=0.5", log=log.open("wb"),
+            ) for n, log in enumerate(logs)]  # fmt: skip
+            assert [w.wait(120) for w in workers] == [0, 0], [log.read_text() for log in logs]
+            entries = client.xrange("newscrawl:items")
+            paths = [path_of(json.loads(f[b"item"])["url"]) for _, f in entries]
+            streamed.append(sorted(p for p in paths if p.startswith("/news/")))
+    client.close()
+    assert GrowingFront.front_fetches == 3
+    assert streamed[0] == [f"/news/story-{n:05d}" for n in range(3)]
+    assert streamed[1] == [f"/news/story-{n:05d}" for n in range(6)]
+    assert streamed[2] == [f"/news/story-{n:05d}" for n in range(9)]  # each article once
