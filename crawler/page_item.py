@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from scrapy.http import Response, TextResponse
 
 from crawler.scheduling.tracker import REDELIVERED_META
+from crawler.sources import HINT_META
 from crawler.templates import template_key
 from pipelines.warc_capture import WARC_META
 
@@ -84,4 +85,5 @@ def page_item(
         "sibling_for": sibling_for,
         "warc": response.meta.get(WARC_META),
         "redelivered": bool(response.meta.get(REDELIVERED_META)),
+        "hint": response.meta.get(HINT_META),
     }

@@ -22,6 +22,9 @@ from extractors.fields import Fields
 
 __all__ = ["ItemIdentity", "NewsArticle", "NewsList", "item_id", "news_item", "site_of"]
 
+#: Where a page's fields can come from besides the page: the sitemap or feed that listed it.
+HINT_SOURCES = ("sitemap", "feed")
+
 
 @dataclass(slots=True)
 class ItemIdentity:
@@ -105,6 +108,11 @@ def news_item(page: dict[str, Any], extraction: Any) -> NewsArticle:
               "timings_ms": found.get("timings_ms", {})}
     record.pop("sources", None)
     record.pop("notes", None)
+    hint = page.get("hint")
+    if isinstance(hint, dict) and hint.get("source") in HINT_SOURCES:
+        # the sitemap or feed entry the page was found in: only where the page says nothing
+        extraction.fields.fill("title", hint.get("title"), hint["source"])
+        extraction.fields.fill("published", hint.get("published"), hint["source"])
     declared = extraction.fields.canonical_url
     if declared and identity.canonical_url != declared:
         extraction.fields.note("canonical_url", f"{declared} is on another site: not used")

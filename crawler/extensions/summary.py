@@ -44,6 +44,7 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "leases": _prefixed(stats, "newscrawl/leases/"),
         "redis": _prefixed(stats, "newscrawl/redis/"),
         "resume": _prefixed(stats, "newscrawl/resume/"),
+        "sources": _prefixed(stats, "newscrawl/sources/"),
         "stream": {
             k: stats[f"newscrawl/{k}"]
             for k in ("items_streamed", "stream_duplicates")
@@ -121,7 +122,8 @@ records 160, records_requested 150, drifted 1'
 
 
 def reliability_lines(summary: dict) -> list[str]:
-    """The ``leases:``, ``redis:``, ``resumed:`` and ``stream:`` lines, for the sections present.
+    """The ``sources:`` (sitemaps and feeds read), ``leases:``, ``redis:``, ``resumed:`` and
+    ``stream:`` lines, for the sections present.
 
     >>> reliability_lines({"leases": {"taken": 9, "acked": 8, "reaped": 2},
     ...                    "redis": {"outages": 1, "outage_seconds": 5.2, "held/push": 4}})
@@ -130,8 +132,8 @@ def reliability_lines(summary: dict) -> list[str]:
      'redis:           outages 1, outage_seconds 5.2, held/push 4']
     """
     lines = []
-    for name, label in (("leases", "leases"), ("redis", "redis"), ("resume", "resumed"),
-                        ("stream", "stream")):  # fmt: skip
+    for name, label in (("sources", "sources"), ("leases", "leases"), ("redis", "redis"),
+                        ("resume", "resumed"), ("stream", "stream")):  # fmt: skip
         section = summary.get(name) or {}
         if section:
             text = ", ".join(f"{k} {v}" for k, v in section.items())

@@ -39,7 +39,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from itertools import chain
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import scrapy
 from scrapy import signals
@@ -57,6 +57,7 @@ from crawler.page_item import page_item, skip_reason
 from crawler.rounds import ROUND_META, is_front
 from crawler.routing import route
 from crawler.scope import host_origin, site_origin
+from crawler.sources import HINT_META, Source, read_source, source_kind
 from crawler.sibling_links import choose_sibling_link, list_template_key
 from crawler.templates import template_key
 from pipelines.record_board import RECORD_PRIORITY, record_board
@@ -200,6 +201,14 @@ class NewsSpider(scrapy.Spider):
     async def parse(self, response: Response) -> AsyncIterator[dict | Request]:
         self.count("pages_fetched")
         max_bytes = self.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES")
+        if response.body[:2] == b"\x1f\x8b" or source_kind(response.body) is not None:
+            source = await run_in_thread(read_source, response.body, max_bytes)
+            if source is not None:  # a sitemap or a feed: its entries, not a page
+                for n, request in enumerate(self.source_requests(response, source), 1):
+                    yield request
+                    if n % OUTPUTS_PER_TURN == 0:
+                        await sleep(0)
+                return
         reason = skip_reason(response, max_bytes)
         scan = None if reason is not None else await self.scan(response)
         outputs = self.outputs(response, scan, reason)
@@ -276,6 +285,25 @@ class NewsSpider(scrapy.Spider):
             yield request
             if n % OUTPUTS_PER_TURN == 0:
                 await sleep(0)
+
+    def source_requests(self, response: Response, source: Source) -> Iterator[Request]:
+        """Requests of a sitemap's or feed's same-site entries (:mod:`crawler.sources`): sitemaps of
+        an index as fronts of this round, articles with the entry's title and date as hints."""
+        self.count(f"sources/{source.kind}")
+        if source.capped:
+            self.count("capped/source_entries")
+        site, crawl_round = site_origin(response.url), response.meta.get(ROUND_META, self.round)
+        for entry in source.entries:
+            url = urljoin(response.url, entry.url.strip())
+            if site_origin(url) != site:
+                self.count("sources/off_site")
+                continue
+            self.count("sources/entries")
+            if entry.is_sitemap:
+                yield self.request(url, response, meta={ROUND_META: crawl_round})
+            else:
+                hint = {"title": entry.title, "published": entry.published, "source": source.kind}
+                yield self.request(url, response, meta={HINT_META: hint})
 
     def link_requests(
         self, page: Response, links: list[str], done: set[str]
