@@ -12,8 +12,10 @@ any earlier round is never fetched, nor emitted, again; a round's items are its 
 items) and the articles new since the last round.
 
 Rounds: each ``newscrawl crawl`` run into the same ``--out`` is a round (the frontier journal keeps
-what was seen, see :mod:`crawler.scheduling.resume`), and ``--rounds N --every S`` runs N rounds
-in one process; in distributed mode each ``newscrawl seed`` is a round (a counter in Redis).
+what was seen, see :mod:`crawler.scheduling.resume`), unless the last run stopped with requests
+still to do (killed, or ``--max-pages``): then the new run resumes that round. ``--rounds N --every
+S`` runs N rounds in one process; in distributed mode each ``newscrawl seed`` is a round (a counter
+in Redis).
 
 Known limit: a section page whose URL does not look like a list (``/world/africa``) is fetched
 once; give it as a seed to have it revisited. Articles are not fetched again for updates.

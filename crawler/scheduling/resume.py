@@ -10,8 +10,10 @@ off on the next start.
 
 A crawl started on an ``--out`` that holds a journal resumes: the requests queued and not done are
 queued again, every fingerprint seen stays seen (seeds and links already crawled are dropped as
-duplicates), and the journal is rewritten compactly (``{"s": [fingerprints]}`` lines, then the
-pending requests). A request in flight when the process died is fetched again (at most
+duplicates), and the journal is rewritten compactly (``{"round": n}``, ``{"s": [fingerprints]}``
+lines, then the pending requests). Rounds (:mod:`crawler.rounds`): a journal with requests still to
+do is an unfinished crawl, resumed in its own round (its fronts are not fetched again); a journal
+with none is a finished one, and the new run is the next round. A request in flight when the process died is fetched again (at most
 ``CONCURRENT_REQUESTS`` of them). ``NEWSCRAWL_FRESH`` (``--fresh``) deletes the journal first.
 
 Why not Scrapy's ``JOBDIR``: its disk queues pickle requests and write their state only on a clean
@@ -45,11 +47,13 @@ JOURNAL_META = "newscrawl_journal"
 SEEN_PER_LINE = 10_000
 
 
-def read_journal(path: Path) -> tuple[list[str], set[str]]:
-    """(requests queued and not done, as JSON text, in order; every fingerprint seen)."""
+def read_journal(path: Path) -> tuple[list[str], set[str], int | None]:
+    """(requests queued and not done, as JSON text, in order; every fingerprint seen; the round
+    of the crawl that wrote it, :mod:`crawler.rounds`)."""
     queued: dict[int, str] = {}
     done: set[int] = set()
     seen: set[str] = set()
+    crawl_round: int | None = None
     with open(path, "rb") as fh:
         for line in fh:
             try:
@@ -66,7 +70,9 @@ def read_journal(path: Path) -> tuple[list[str], set[str]]:
                 done.add(entry["d"])
             elif isinstance(entry.get("s"), list):
                 seen.update(fp for fp in entry["s"] if isinstance(fp, str))
-    return [queued[n] for n in sorted(queued) if n not in done], seen
+            elif isinstance(entry.get("round"), int):
+                crawl_round = entry["round"]
+    return [queued[n] for n in sorted(queued) if n not in done], seen, crawl_round
 
 
 class ResumableScheduler(Scheduler):
@@ -96,30 +102,35 @@ class ResumableScheduler(Scheduler):
             logger.info("--fresh: frontier journal %s deleted", self.journal_path)
         pending: list[str] = []
         if self.journal_path.exists():
-            pending, self._seen = self._read_existing()
-        self._rewrite(pending)
+            pending, self._seen, crawl_round = self._read_existing()
+            if pending and crawl_round is not None and hasattr(spider, "round"):
+                spider.round = crawl_round  # an unfinished crawl: resume its round, not a new one
+        self._rewrite(pending, getattr(spider, "round", None))
         return result
 
-    def _read_existing(self) -> tuple[list[str], set[str]]:
+    def _read_existing(self) -> tuple[list[str], set[str], int | None]:
         fd = os.open(self.journal_path, os.O_RDWR)
         try:
             repair_jsonl(fd)
         finally:
             os.close(fd)
-        pending, seen = read_journal(self.journal_path)
+        pending, seen, crawl_round = read_journal(self.journal_path)
         self.stats.inc_value("newscrawl/resume/pending", len(pending))
         self.stats.inc_value("newscrawl/resume/seen", len(seen))
         logger.warning(
             "resuming the crawl in %s: %d requests still to do, %d seen (--fresh starts over)",
             self.journal_path.parent, len(pending), len(seen),
         )  # fmt: skip
-        return pending, seen
+        return pending, seen, crawl_round
 
-    def _rewrite(self, pending: list[str]) -> None:
-        """A compact journal: the seen fingerprints, then the pending requests (queued again)."""
+    def _rewrite(self, pending: list[str], crawl_round: int | None = None) -> None:
+        """A compact journal: the round, the seen fingerprints, then the pending requests (queued
+        again)."""
         tmp = self.journal_path.with_suffix(".tmp")
         seen = sorted(self._seen)
         with open(tmp, "w", encoding="utf-8") as fh:
+            if crawl_round is not None:
+                fh.write(json.dumps({"round": crawl_round}) + "\n")
             for start in range(0, len(seen), SEEN_PER_LINE):
                 fh.write(json.dumps({"s": seen[start : start + SEEN_PER_LINE]}) + "\n")
             fh.flush()
