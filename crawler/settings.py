@@ -73,9 +73,15 @@ ITEM_PIPELINES = dict(DEFAULT_PIPELINES)
 # One dict for every downloader middleware of ours (branches once each assigned their own and the
 # last assignment silently won): the request tracker first, the SSRF guard before Scrapy's own, the
 # WARC capture after them.
+# Shared politeness (distributed mode): requests of one site in flight across all workers, and the
+# least time between two of their starts (robots.txt Crawl-delay when longer).
+NEWSCRAWL_SITE_CONCURRENCY = 2
+NEWSCRAWL_SITE_DELAY = 0.0
 DOWNLOADER_MIDDLEWARES = {
     "crawler.scheduling.tracker.RequestDoneMiddleware": 1,
     "crawler.downloadermiddlewares.address_guard.AddressGuard": 60,
+    # distributed mode only: per-site concurrency and delay shared through Redis
+    "crawler.downloadermiddlewares.politeness.SharedPoliteness": 130,
     **CAPTURE_MIDDLEWARES,
 }
 

@@ -45,6 +45,7 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "redis": _prefixed(stats, "newscrawl/redis/"),
         "resume": _prefixed(stats, "newscrawl/resume/"),
         "sources": _prefixed(stats, "newscrawl/sources/"),
+        "politeness": _prefixed(stats, "newscrawl/politeness/"),
         "stream": {
             k: stats[f"newscrawl/{k}"]
             for k in ("items_streamed", "stream_duplicates")
@@ -132,8 +133,8 @@ def reliability_lines(summary: dict) -> list[str]:
      'redis:           outages 1, outage_seconds 5.2, held/push 4']
     """
     lines = []
-    for name, label in (("sources", "sources"), ("leases", "leases"), ("redis", "redis"),
-                        ("resume", "resumed"), ("stream", "stream")):  # fmt: skip
+    for name, label in (("sources", "sources"), ("politeness", "politeness"), ("leases", "leases"),
+                        ("redis", "redis"), ("resume", "resumed"), ("stream", "stream")):  # fmt: skip
         section = summary.get(name) or {}
         if section:
             text = ", ".join(f"{k} {v}" for k, v in section.items())

@@ -1,0 +1,150 @@
+"""SharedPoliteness: per-site concurrency and delay shared by every worker of a distributed crawl.
+
+Scrapy's download slots and AutoThrottle see one process: two workers hit one site twice as hard.
+In distributed mode this downloader middleware asks Redis before each request leaves the worker:
+
+- at most ``NEWSCRAWL_SITE_CONCURRENCY`` (2) requests of one site (:func:`crawler.scope.site_origin`)
+  in flight across all workers: each holds a slot, a member of ``newscrawl:polite:<site>:active``
+  (a sorted set scored by the slot's expiry, ``DOWNLOAD_TIMEOUT`` + 10 s, so a dead worker's slots
+  free themselves), released when its download ends (``request_left_downloader``);
+- request starts of one site at least ``NEWSCRAWL_SITE_DELAY`` seconds apart (0 by default), or the
+  site's robots.txt ``Crawl-delay`` when longer (capped at ``MAX_CRAWL_DELAY_S``): the robots.txt
+  fetched by Scrapy's robots middleware passes through here, and its delay, read with Protego (the
+  parser Scrapy uses), is shared in the hash ``newscrawl:polite:crawl_delay``.
+
+One Lua script takes a slot atomically (Redis's clock, so workers' clocks need not agree) or says
+how long to wait; the request waits without blocking the reactor. While Redis is away the check is
+skipped (the worker's own download slots still apply) and counted. Embedded mode needs none of this
+(one process: Scrapy's slots and ``DOWNLOAD_DELAY`` do it); ``Crawl-delay`` is not applied there.
+
+Stats: ``newscrawl/politeness/waited`` (requests that waited), ``newscrawl/politeness/wait_s``,
+``newscrawl/politeness/crawl_delay`` (robots.txt delays seen), ``newscrawl/politeness/skipped``
+(Redis away).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.asyncio import sleep
+
+from crawler.scheduling.link import redis_link
+from crawler.scope import site_origin
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+__all__ = ["MAX_CRAWL_DELAY_S", "POLITENESS_ORDER", "SharedPoliteness"]
+
+logger = logging.getLogger(__name__)
+
+#: ``DOWNLOADER_MIDDLEWARES`` order: after robots.txt (100), so a disallowed request takes no slot.
+POLITENESS_ORDER = 130
+#: A robots.txt ``Crawl-delay`` longer than this is taken as this (a typo of 86400 would stall a site).
+MAX_CRAWL_DELAY_S = 60.0
+#: Longest single wait before asking again (a slot may free at any time).
+POLL_S = 0.1
+SLOT_META = "newscrawl_polite_slot"
+PREFIX = "newscrawl:polite"
+
+_ACQUIRE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
+local next_at = tonumber(redis.call('GET', KEYS[2]) or '0')
+if now < next_at then return next_at - now end
+local delay = math.max(tonumber(ARGV[3]), tonumber(redis.call('HGET', KEYS[3], ARGV[5]) or '0'))
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
+if delay > 0 then redis.call('SET', KEYS[2], now + delay, 'PX', math.floor(delay) + 1000) end
+return 0
+"""
+
+
+class SharedPoliteness:
+    """Take a shared per-site slot before each download; see the module docstring."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        self.crawler = crawler
+        self.concurrency = max(1, settings.getint("NEWSCRAWL_SITE_CONCURRENCY", 2))
+        self.delay_ms = int(settings.getfloat("NEWSCRAWL_SITE_DELAY", 0.0) * 1000)
+        self.slot_ms = int((settings.getfloat("DOWNLOAD_TIMEOUT", 180) + 10) * 1000)
+        self.user_agent = settings.get("USER_AGENT") or "*"
+        self.link = redis_link(crawler)
+        self._acquire = self.link.client.register_script(_ACQUIRE)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        if not crawler.settings.get("NEWSCRAWL_REDIS_URL"):
+            raise NotConfigured("embedded mode: Scrapy's own download slots apply")
+        if not crawler.settings.getbool("NEWSCRAWL_SHARED_POLITENESS", True):
+            raise NotConfigured("NEWSCRAWL_SHARED_POLITENESS is off")
+        middleware = cls(crawler)
+        # the slot goes back when the download ends, whatever the middlewares then make of it (a
+        # redirect or a retry stops the response chain before it reaches this middleware)
+        crawler.signals.connect(middleware.left_downloader, signal=signals.request_left_downloader)
+        return middleware
+
+    async def process_request(self, request: Request) -> None:
+        site = site_origin(request.url)
+        token = uuid.uuid4().hex
+        keys = [f"{PREFIX}:{site}:active", f"{PREFIX}:{site}:next", f"{PREFIX}:crawl_delay"]
+        args = [token, self.concurrency, self.delay_ms, self.slot_ms, site]
+        waited = 0.0
+        while True:
+            wait_ms = self.link.query(lambda _c: int(self._acquire(keys=keys, args=args)), None)
+            if wait_ms is None:  # Redis away: go on with the worker's own slots
+                self._count("skipped")
+                return
+            if wait_ms == 0:
+                break
+            pause = POLL_S if wait_ms < 0 else min(wait_ms / 1000, 5.0)
+            await sleep(pause)
+            waited += pause
+        request.meta[SLOT_META] = (keys[0], token)
+        if waited:
+            self._count("waited")
+            self.crawler.stats.inc_value("newscrawl/politeness/wait_s", round(waited, 2))
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        if urlsplit(request.url).path == "/robots.txt" and response.status == 200:
+            self._share_crawl_delay(request.url, response)
+        return response
+
+    def left_downloader(self, request: Request, spider: Any = None) -> None:
+        slot = request.meta.pop(SLOT_META, None)
+        if slot is not None:
+            self.link.query(lambda client: client.zrem(*slot), None)
+
+    def _share_crawl_delay(self, url: str, response: Response) -> None:
+        from protego import Protego
+
+        try:
+            delay = Protego.parse(response.body.decode("utf-8", "replace")).crawl_delay(
+                self.user_agent
+            )
+        except Exception as error:  # a robots.txt Protego cannot read: no delay from it
+            logger.debug("cannot read Crawl-delay of %s: %s", url, error)
+            return
+        if not delay:
+            return
+        delay_ms = int(min(float(delay), MAX_CRAWL_DELAY_S) * 1000)
+        site = site_origin(url)
+        self.link.query(lambda c: c.hset(f"{PREFIX}:crawl_delay", site, delay_ms), None)
+        self._count("crawl_delay")
+        logger.info("robots.txt of %s asks for Crawl-delay %s s: shared with every worker",
+                    site, delay)  # fmt: skip
+
+    def _count(self, key: str) -> None:
+        self.crawler.stats.inc_value(f"newscrawl/politeness/{key}")
