@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import doctest
 import json
+import signal
 import threading
+import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -125,3 +127,32 @@ def test_distributed_rounds_each_seed_call_is_a_round(redis_server: str, tmp_pat
     assert streamed[0] == [f"/news/story-{n:05d}" for n in range(3)]
     assert streamed[1] == [f"/news/story-{n:05d}" for n in range(6)]
     assert streamed[2] == [f"/news/story-{n:05d}" for n in range(9)]  # each article once
+
+
+def test_one_scheduler_at_a_time_and_a_successor_keeps_the_schedule(
+    redis_server: str, tmp_path: Path
+) -> None:
+    """Two `newscrawl seed --every` processes: only the lock holder pushes rounds; when it stops,
+    the other takes over and goes on from the schedule kept in Redis."""
+    url = redis_server.rsplit("/", 1)[0] + "/8"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    first = start_newscrawl("seed", "--redis", url, "--every", "1", "--rounds", "3",
+                            "https://example.com/", log=logs[0].open("wb"))  # fmt: skip
+    time.sleep(0.5)
+    second = start_newscrawl("seed", "--redis", url, "--every", "1", "https://example.com/",
+                             log=logs[1].open("wb"))  # fmt: skip
+    assert first.wait(30) == 0, logs[0].read_text()
+    assert int(client.get("newscrawl:seeds:round")) == 3  # the second pushed nothing meanwhile
+    deadline = time.monotonic() + 15
+    while int(client.get("newscrawl:seeds:round")) < 4 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    second.send_signal(signal.SIGTERM)
+    assert second.wait(15) == 0
+    taken_over = logs[1].read_text()
+    assert "waiting" in taken_over and "holding the lock" in taken_over
+    assert "as round 4" in taken_over and "as round 1 " not in taken_over
+    assert client.llen("newscrawl:seeds") == int(client.get("newscrawl:seeds:round"))
+    assert client.get("newscrawl:seeds:scheduler") is None  # released on a clean stop
+    client.close()
