@@ -120,7 +120,9 @@ def connect_redis(url: str, password_file: str | None = None) -> redis.Redis:
         raise RedisStartupError(2) from error
 
 
-def collect_seeds(command: str, urls: list[str], seeds_file: str | None) -> list[str] | None:
+def collect_seeds(
+    command: str, urls: list[str], seeds_file: str | None, required: bool = True
+) -> list[str] | None:
     """The seed URLs from the arguments and ``--seeds FILE``; ``None`` after printing an error
     naming the problem (no URLs at all, or a file that cannot be read)."""
     from crawler.spiders.news import read_seeds
@@ -133,7 +135,7 @@ def collect_seeds(command: str, urls: list[str], seeds_file: str | None) -> list
             print(f"newscrawl {command}: error: cannot read --seeds {seeds_file}: {error}",
                   file=sys.stderr)
             return None
-    if not seeds:
+    if not seeds and required:
         print(f"newscrawl {command}: error: no seed URLs (give URLs or --seeds FILE)",
               file=sys.stderr)
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from crawler.commands import (
     add_common_crawl_options,
@@ -14,6 +15,7 @@ from crawler.commands import (
     setting_overrides,
 )
 from crawler.extensions.summary import summary_text
+from crawler.sites import SitesError, load_sites
 from crawler.runner import output_settings, project_settings, run_crawl
 from crawler.scheduling import distributed_settings
 
@@ -80,6 +82,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="with --redis: stop once the shared queue has been empty S seconds "
         "(default: %(default)s)",
     )
+    parser.add_argument(
+        "--sites", metavar="FILE",
+        help="a sites file (TOML, one [[site]] table per site: seeds, sitemaps, feeds, every, "
+        "depth, max_pages, allow, concurrency, delay; see README 'Scheduled crawls')",
+    )  # fmt: skip
     parser.add_argument(
         "--rounds", type=int, default=1, metavar="N",
         help="crawl N rounds in this process: each round fetches the seeds and list-shaped pages "
@@ -166,8 +173,35 @@ def fetch_failures(summary: dict) -> str | None:
     return ", ".join(f"{name} {n}" for name, n in sorted(counts.items()))
 
 
+def sites_overrides(path: str, depth: int | None) -> dict | None:
+    """Settings for a sites file (validated here: an error names the site and the key, exit 2):
+    the file for the spider, each site's pace as a Scrapy download slot, the largest depth."""
+    try:
+        sites = load_sites(path)
+    except SitesError as error:
+        print(f"newscrawl: error: {error}", file=sys.stderr)
+        return None
+    slots = {}
+    for site in sites:
+        pace = {k: v for k, v in (("concurrency", site.concurrency), ("delay", site.delay))
+                if v is not None}  # fmt: skip
+        host = urlsplit(site.origin).hostname or ""
+        if pace:
+            slots.update({host: pace, f"www.{host}": pace})
+    overrides: dict = {"NEWSCRAWL_SITES_FILE": str(path), "DOWNLOAD_SLOTS": slots}
+    depths = [site.depth for site in sites]
+    if depth is None and all(d is not None for d in depths):
+        overrides["DEPTH_LIMIT"] = max(depths)
+    return overrides
+
+
 def run(args: argparse.Namespace) -> int:
-    seeds = collect_seeds("crawl", args.urls, args.seeds)
+    sites = None
+    if args.sites:
+        sites = sites_overrides(args.sites, args.depth)
+        if sites is None:
+            return 2
+    seeds = collect_seeds("crawl", args.urls, args.seeds, required=sites is None)
     if seeds is None:
         return 2
     if args.rounds < 1 or args.every < 0:
@@ -178,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
     overrides["NEWSCRAWL_FRESH"] = args.fresh
     overrides["NEWSCRAWL_ROUNDS"] = args.rounds
     overrides["NEWSCRAWL_ROUND_EVERY"] = args.every
+    overrides.update(sites or {})
     if args.redis:
         connect_redis(args.redis, args.redis_password_file).close()
         overrides.update(distributed_settings(args.redis, args.idle_timeout))

@@ -17,6 +17,7 @@ import redis
 
 from crawler.commands import add_redis_password_option, collect_seeds, connect_redis
 from crawler.scheduling.idle import seed_entry
+from crawler.sites import SITES_KEY, SitesError, load_sites, store_sites
 
 __all__ = ["add_parser", "push_seeds", "run", "schedule"]
 
@@ -40,6 +41,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--key", default=DEFAULT_SEEDS_KEY, help="Redis list key (default: %(default)s)"
     )
+    parser.add_argument(
+        "--sites", metavar="FILE",
+        help="a sites file (TOML; see `newscrawl crawl --help`): its seeds, sitemaps and feeds are "
+        "pushed, and its per-site rules (allow, depth, max_pages, concurrency, delay) stored in "
+        "Redis for the workers; with --every, each site comes back on its own `every`",
+    )  # fmt: skip
     parser.add_argument(
         "--every", type=float, default=0.0, metavar="S",
         help="keep running as the crawl's scheduler: push the seeds as a new round every S "
@@ -74,12 +81,12 @@ return 1
 """
 
 
-def schedule(client: redis.Redis, key: str, urls: list[str], every_s: float, rounds: int,
-             stopped: Callable[[], bool]) -> int:  # fmt: skip
-    """Push ``urls`` as a new round every ``every_s`` seconds while this process holds the
-    scheduler lock ``<key>:scheduler``; the time of the next round is kept in Redis
-    (``<key>:next_round``), so a scheduler that takes over keeps the schedule. Returns the rounds
-    this process pushed."""
+def schedule(client: redis.Redis, key: str, groups: list[tuple[str, list[str], float]],
+             rounds: int, stopped: Callable[[], bool]) -> int:  # fmt: skip
+    """Push each group ``(name, urls, every_s)`` as a new round every ``every_s`` seconds while
+    this process holds the scheduler lock ``<key>:scheduler``; each group's next round time is
+    kept in Redis (``<key>:next_round:<name>``), so a scheduler that takes over keeps the
+    schedule. Returns the rounds this process pushed."""
     me = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     hold, due = client.register_script(_HOLD), client.register_script(_DUE)
     pushed, holding = 0, False
@@ -91,11 +98,12 @@ def schedule(client: redis.Redis, key: str, urls: list[str], every_s: float, rou
                     holding = holding_now
                     print(f"scheduler {me}: " + ("holding the lock" if holding else
                           "another scheduler holds the lock; waiting"), flush=True)
-                if holding and due(keys=[f"{key}:next_round"], args=[int(every_s * 1000)]):
-                    crawl_round, length = push_seeds(client, key, urls)
-                    pushed += 1
-                    print(f"pushed {len(urls)} seed URLs to {key} as round {crawl_round} "
-                          f"({length} waiting)", flush=True)  # fmt: skip
+                for name, urls, every_s in groups if holding else ():
+                    if due(keys=[f"{key}:next_round:{name}"], args=[int(every_s * 1000)]):
+                        crawl_round, length = push_seeds(client, key, urls)
+                        pushed += 1
+                        print(f"pushed {len(urls)} seed URLs to {key} as round {crawl_round} "
+                              f"({length} waiting)", flush=True)  # fmt: skip
             except redis.ConnectionError as error:  # Redis away: try again next tick
                 print(f"scheduler {me}: Redis unreachable ({error}); retrying", file=sys.stderr)
             time.sleep(TICK_S)
@@ -115,16 +123,30 @@ def push_seeds(client: redis.Redis, key: str, urls: list[str]) -> tuple[int, int
 
 
 def run(args: argparse.Namespace) -> int:
-    urls = collect_seeds("seed", args.urls, args.seeds)
+    sites = []
+    if args.sites:
+        try:
+            sites = load_sites(args.sites)
+        except SitesError as error:
+            print(f"newscrawl seed: error: {error}", file=sys.stderr)
+            return 2
+    urls = collect_seeds("seed", args.urls, args.seeds, required=not sites)
     if urls is None:
         return 2
     client = connect_redis(args.redis, args.redis_password_file)
+    if args.sites:
+        store_sites(client, sites)
+        print(f"stored the rules of {len(sites)} sites for the workers ({SITES_KEY})")
     if args.every > 0:
         stop = threading.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
-        schedule(client, args.key, urls, args.every, args.rounds, stop.is_set)
+        groups = [(site.origin, site.start_urls, site.every or args.every) for site in sites]
+        if urls:
+            groups.append(("seeds", urls, args.every))
+        schedule(client, args.key, groups, args.rounds, stop.is_set)
         return 0
+    urls = urls + [url for site in sites for url in site.start_urls]
     crawl_round, length = push_seeds(client, args.key, urls)
     print(f"pushed {len(urls)} seed URLs to {args.key} as round {crawl_round} ({length} waiting)")
     return 0

@@ -3,11 +3,13 @@
 Scrapy's download slots and AutoThrottle see one process: two workers hit one site twice as hard.
 In distributed mode this downloader middleware asks Redis before each request leaves the worker:
 
-- at most ``NEWSCRAWL_SITE_CONCURRENCY`` (2) requests of one site (:func:`crawler.scope.site_origin`)
+- at most ``NEWSCRAWL_SITE_CONCURRENCY`` (2; a sites file's ``concurrency`` for its site) requests
+  of one site (:func:`crawler.scope.site_origin`)
   in flight across all workers: each holds a slot, a member of ``newscrawl:polite:<site>:active``
   (a sorted set scored by the slot's expiry, ``DOWNLOAD_TIMEOUT`` + 10 s, so a dead worker's slots
   free themselves), released when its download ends (``request_left_downloader``);
-- request starts of one site at least ``NEWSCRAWL_SITE_DELAY`` seconds apart (0 by default), or the
+- request starts of one site at least ``NEWSCRAWL_SITE_DELAY`` seconds apart (0 by default; a sites
+  file's ``delay``), or the
   site's robots.txt ``Crawl-delay`` when longer (capped at ``MAX_CRAWL_DELAY_S``): the robots.txt
   fetched by Scrapy's robots middleware passes through here, and its delay, read with Protego (the
   parser Scrapy uses), is shared in the hash ``newscrawl:polite:crawl_delay``.
@@ -35,6 +37,7 @@ from scrapy.utils.asyncio import sleep
 
 from crawler.scheduling.link import redis_link
 from crawler.scope import site_origin
+from crawler.sites import SiteBook
 
 if TYPE_CHECKING:
     from typing import Self
@@ -83,6 +86,7 @@ class SharedPoliteness:
         self.user_agent = settings.get("USER_AGENT") or "*"
         self.link = redis_link(crawler)
         self._acquire = self.link.client.register_script(_ACQUIRE)
+        self.sites = SiteBook(link=self.link, crawler=crawler)  # a sites file's own pace
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -100,7 +104,10 @@ class SharedPoliteness:
         site = site_origin(request.url)
         token = uuid.uuid4().hex
         keys = [f"{PREFIX}:{site}:active", f"{PREFIX}:{site}:next", f"{PREFIX}:crawl_delay"]
-        args = [token, self.concurrency, self.delay_ms, self.slot_ms, site]
+        rules = self.sites.get(request.url)
+        concurrency = rules.concurrency if rules and rules.concurrency else self.concurrency
+        delay_ms = int(rules.delay * 1000) if rules and rules.delay is not None else self.delay_ms
+        args = [token, concurrency, delay_ms, self.slot_ms, site]
         waited = 0.0
         while True:
             wait_ms = self.link.query(lambda _c: int(self._acquire(keys=keys, args=args)), None)

@@ -57,6 +57,7 @@ from crawler.page_item import page_item, skip_reason
 from crawler.rounds import ROUND_META, is_front
 from crawler.routing import route
 from crawler.scope import host_origin, site_origin
+from crawler.sites import SiteBook, load_sites
 from crawler.sources import HINT_META, Source, read_source, source_kind
 from crawler.sibling_links import choose_sibling_link, list_template_key
 from crawler.templates import template_key
@@ -131,6 +132,9 @@ class NewsSpider(scrapy.Spider):
         self.round = int(time.time())  # the round of this crawl's fronts (crawler.rounds)
         self.round_number, self.rounds_left, self.round_every = 1, 0, 3600.0
         self.round_started_at, self._next_round_at = time.time(), None
+        self.sites = SiteBook()  # per-site rules of a sites file (crawler/sites.py)
+        self._site_pages: dict[str, int] = {}  # pages requested per site this round
+        self._site_started: dict[str, float] = {}  # when each site's round began
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
@@ -151,6 +155,15 @@ class NewsSpider(scrapy.Spider):
         spider.rounds_left = max(0, crawler.settings.getint("NEWSCRAWL_ROUNDS", 1) - 1)
         spider.round_every = crawler.settings.getfloat("NEWSCRAWL_ROUND_EVERY", 3600.0)
         crawler.signals.connect(spider.on_idle, signal=signals.spider_idle)
+        sites_file = crawler.settings.get("NEWSCRAWL_SITES_FILE")
+        if sites_file:
+            sites = load_sites(sites_file)
+            spider.sites = SiteBook(sites)
+            spider.seeds += [url for site in sites for url in site.start_urls]
+        elif crawler.settings.get("NEWSCRAWL_REDIS_URL"):  # a worker: the sites `seed` stored
+            from crawler.scheduling.link import redis_link
+
+            spider.sites = SiteBook(link=redis_link(crawler), crawler=crawler)
         return spider
 
     async def start(self) -> AsyncIterator[Request]:
@@ -159,8 +172,14 @@ class NewsSpider(scrapy.Spider):
 
     def seed_request(self, url: str, crawl_round: int | None = None) -> Request:
         """The request of seed ``url``, carrying its own origin (the SSRF rule's seed exception)
-        and its round (a seed is a front: fetched again each round, :mod:`crawler.rounds`)."""
+        and its round (a seed is a front: fetched again each round, :mod:`crawler.rounds`); the
+        site's page count of the round starts again."""
         crawl_round = self.round if crawl_round is None else crawl_round
+        origin = site_origin(url)
+        if self._site_started.get(origin, 0.0) < time.time() - 1:
+            self._site_started[origin] = time.time()
+            self._site_pages[origin] = 0
+        self._site_pages[origin] = self._site_pages.get(origin, 0) + 1
         return self.request(url, meta={SEED_ORIGIN: host_origin(url), ROUND_META: crawl_round})
 
     def request(self, url: str, parent: Response | None = None, **kwargs: Any) -> Request:
@@ -192,8 +211,30 @@ class NewsSpider(scrapy.Spider):
             self.round, self.round_started_at, self._next_round_at = int(now), now, None
             self.crawler.stats.set_value("newscrawl/rounds", self.round_number)
             for url in self.seeds:
+                site = self.sites.get(url)
+                if site is not None and site.every and now < self._site_started.get(
+                        site.origin, 0.0) + site.every - 1:  # fmt: skip
+                    continue  # this site's own interval has not passed yet
                 self.crawler.engine.crawl(self.seed_request(url))
         raise DontCloseSpider
+
+    def follows(self, url: str, parent: Response) -> bool:
+        """Whether a link of ``parent`` is followed under its site's rules (sites file: ``allow``,
+        ``depth``, ``max_pages`` requested per round, seeds included); always, for a site
+        without rules."""
+        site = self.sites.get(url)
+        if site is None:
+            return True
+        if not site.allows(url):
+            self.count("sites/not_allowed")
+            return False
+        if site.depth is not None and int(parent.meta.get("depth", 0)) + 1 > site.depth:
+            return False
+        if site.max_pages and self._site_pages.get(site.origin, 0) >= site.max_pages:
+            self.count("sites/max_pages")
+            return False
+        self._site_pages[site.origin] = self._site_pages.get(site.origin, 0) + 1
+        return True
 
     def count(self, key: str) -> None:
         self.crawler.stats.inc_value(f"newscrawl/{key}")
@@ -272,7 +313,8 @@ class NewsSpider(scrapy.Spider):
             records = []  # past DEPTH_LIMIT: the depth middleware would drop them
         site = site_origin(response.url)
         done = {r.url for r in head[:-1]}
-        records = [u for u in dict.fromkeys(records) if site_origin(u) == site and u not in done]
+        records = [u for u in dict.fromkeys(records)
+                   if site_origin(u) == site and u not in done and self.follows(u, response)]
         done.update(records)
         for n, url in enumerate(records, 1):
             self.count("wrappers/records_requested")
@@ -298,6 +340,8 @@ class NewsSpider(scrapy.Spider):
             if site_origin(url) != site:
                 self.count("sources/off_site")
                 continue
+            if not self.follows(url, response):
+                continue
             self.count("sources/entries")
             if entry.is_sitemap:
                 yield self.request(url, response, meta={ROUND_META: crawl_round})
@@ -310,11 +354,12 @@ class NewsSpider(scrapy.Spider):
     ) -> Iterator[Request]:
         """Requests of the page's links at the normal priority, but those in ``done`` (lazily:
         built as they are taken)."""
-        return (self.request(url, page) for url in links if url not in done)
+        return (self.request(url, page) for url in links
+                if url not in done and self.follows(url, page))  # fmt: skip
 
     def sibling_request(self, response: Response, key: str, link: str | None) -> Request | None:
         """The high-priority request of ``link`` for the first article of template ``key``."""
-        if link is None or key in self.sibling_templates:
+        if link is None or key in self.sibling_templates or not self.follows(link, response):
             return None
         if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
             return None
