@@ -9,7 +9,7 @@ import os
 import sys
 
 from crawler.commands import (
-    apply, consume, crawl, demo, extract, induce, seed, train, worker, wrappers,
+    apply, consume, crawl, crawl_bench, demo, extract, induce, seed, train, worker, wrappers,
 )
 from extractors import benchmark
 from extractors.evaluation import cli as evaluation
@@ -26,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for command in (demo, crawl, worker, seed, consume, extract, induce, apply, wrappers, train):
+    for command in (demo, crawl, worker, seed, consume, extract, induce, apply, wrappers, train,
+                    crawl_bench):
         command.add_parser(subparsers)
     evaluation.register(subparsers)
     benchmark.register(subparsers)
