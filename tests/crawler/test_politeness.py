@@ -12,7 +12,7 @@ from pathlib import Path
 import redis
 
 from tests.crawler.demo_helpers import newscrawl, start_newscrawl
-from tests.crawler.http_helpers import serve
+from tests.crawler.http_helpers import send, serve
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
 ARTICLES = sorted(FIXTURES.glob("cx_bbc-*.html")) + sorted(FIXTURES.glob("aeb-*.html"))
@@ -43,11 +43,7 @@ class SlowCountingSite(BaseHTTPRequestHandler):
                 body, kind = f"<html><body>{links}</body></html>".encode(), "text/html"
             else:
                 body, kind = ARTICLES[int(self.path[-5:])].read_bytes(), "text/html"
-            self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, body, kind)
         finally:
             with cls.lock:
                 cls.in_flight -= 1

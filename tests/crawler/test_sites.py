@@ -14,7 +14,7 @@ import redis
 import crawler.sites
 from crawler.sites import SITES_KEY
 from tests.crawler.demo_helpers import jsonl_items, newscrawl, path_of, warc_responses
-from tests.crawler.http_helpers import serve
+from tests.crawler.http_helpers import send, serve
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
 ARTICLES = sorted(FIXTURES.glob("cx_bbc-*.html")) + sorted(FIXTURES.glob("aeb-*.html"))
@@ -32,11 +32,7 @@ class TwoSections(BaseHTTPRequestHandler):
             body = ARTICLES[int(self.path[-5:])].read_bytes()
         else:
             body = b""
-        self.send_response(200 if body else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        send(self, body, status=200 if body else 404)
 
     def log_message(self, *args: object) -> None:
         pass

@@ -14,7 +14,7 @@ from crawler.sources import read_source
 from extractors import extract
 from pipelines.items import news_item
 from tests.crawler.demo_helpers import jsonl_items, newscrawl, path_of, warc_responses
-from tests.crawler.http_helpers import serve
+from tests.crawler.http_helpers import send, serve
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
 ARTICLES = sorted(FIXTURES.glob("cx_bbc-*.html")) + sorted(FIXTURES.glob("aeb-*.html"))[:3]
@@ -64,11 +64,7 @@ class SourcesSite(BaseHTTPRequestHandler):
             self._reply(b"not found", "text/plain", 404)
 
     def _reply(self, body: bytes, content_type: str, status: int = 200) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        send(self, body, content_type, status)
 
     def log_message(self, *args: object) -> None:
         pass
