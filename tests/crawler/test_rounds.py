@@ -135,14 +135,19 @@ def test_one_scheduler_at_a_time_and_a_successor_keeps_the_schedule(
     time.sleep(0.5)
     second = start_newscrawl("seed", "--redis", url, "--every", "1", "https://example.com/",
                              log=logs[1].open("wb"))  # fmt: skip
-    assert first.wait(30) == 0, logs[0].read_text()
-    pushed_first = logs[0].read_text()
-    assert all(f"as round {n} " in pushed_first for n in (1, 2, 3))
-    deadline = time.monotonic() + 15
-    while int(client.get("newscrawl:seeds:round")) < 4 and time.monotonic() < deadline:
-        time.sleep(0.2)
-    second.send_signal(signal.SIGTERM)
-    assert second.wait(15) == 0
+    try:
+        assert first.wait(30) == 0, logs[0].read_text()
+        pushed_first = logs[0].read_text()
+        assert all(f"as round {n} " in pushed_first for n in (1, 2, 3))
+        deadline = time.monotonic() + 15
+        while int(client.get("newscrawl:seeds:round")) < 4 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        second.send_signal(signal.SIGTERM)
+        assert second.wait(15) == 0
+    finally:
+        for proc in (first, second):
+            if proc.poll() is None:
+                proc.kill()
     taken_over = logs[1].read_text()
     assert "waiting" in taken_over and "holding the lock" in taken_over
     assert "as round 4 " in taken_over  # the second pushed nothing while the first held the lock
