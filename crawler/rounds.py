@@ -3,7 +3,7 @@
 A scheduled crawl comes back to its sites: the front pages (seeds) and the list pages they lead to
 change, the articles they list mostly do not. A request carries the round it belongs to in
 ``meta[ROUND_META]`` when it is a *front*: a seed, or a link whose URL has the shape of a list page
-(:func:`crawler.routing.route_from_url`: a path ending in ``/``, a listing word, a ``page``
+(:func:`crawler.routing.list_shaped`: a path ending in ``/``, a listing word, a ``page``
 parameter). Its fingerprint, for every dupefilter of the crawl (Scrapy's through
 ``REQUEST_FINGERPRINTER_CLASS``, the shared Redis one through :func:`round_fingerprint`, the resume
 journal), is salted with the round: within a round a front is fetched once, and the next round
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.utils.request import RequestFingerprinter
 
-from crawler.routing import route_from_url
+from crawler.routing import list_shaped
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -50,7 +50,7 @@ def is_front(url: str) -> bool:
     >>> is_front("https://example.com/world/"), is_front("https://example.com/news/a-story-1234")
     (True, False)
     """
-    return route_from_url(url) == "list"
+    return list_shaped(url)
 
 
 def _salted(fingerprint: bytes, request: Request) -> bytes:
