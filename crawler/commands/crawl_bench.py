@@ -53,6 +53,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--redis", metavar="URL",
                         help="a Redis database the bench may flush (default: a private server)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE")
+    parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting for every crawl of the bench (repeatable)")
     parser.set_defaults(run=run)
 
 
@@ -161,21 +163,29 @@ def _workers_run(sites: _Sites, url: str, count: int, args: argparse.Namespace,
     procs = [subprocess.Popen(
         _cli("worker", "--redis", url, "--out", str(workdir / f"w{count}-{n}"),
              "--idle-timeout", "3", "--depth", "1", "--no-autothrottle", "--progress-interval", "0",
-             "-s", f"CONCURRENT_REQUESTS={args.concurrency}", "-s", "ROBOTSTXT_OBEY=False"),
+             "-s", f"CONCURRENT_REQUESTS={args.concurrency}", "-s", "ROBOTSTXT_OBEY=False",
+             *_settings(args)),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in range(count)]  # fmt: skip
     codes = [p.wait(1800) for p in procs]
     return {"workers": count, "pages": sites.served, "span_s": round(sites.span(), 2),
             "pages_per_s": round(sites.served / sites.span(), 2), "exit_codes": codes}
 
 
-def _overhead(sites: _Sites, pages: list[bytes], count: int, workdir: Path) -> dict[str, Any]:
+def _settings(args: argparse.Namespace) -> list[str]:
+    return [part for pair in args.set for part in ("-s", pair)]
+
+
+def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
+              workdir: Path) -> dict[str, Any]:  # fmt: skip
+    count = args.sites
     from extractors import extract
     from extractors.errors import BadInput
 
     sites.reset(0.0)
     subprocess.run(_cli("crawl", *[b + "/" for b in sites.bases], "--out", str(workdir / "e"),
                         "--depth", "1", "--no-autothrottle", "--progress-interval", "0",
-                        "-s", "ROBOTSTXT_OBEY=False"), check=False, capture_output=True)  # fmt: skip
+                        "-s", "ROBOTSTXT_OBEY=False", *_settings(args)),
+                   check=False, capture_output=True)  # fmt: skip
     crawl_s, served = sites.span(), sites.served
     shares = [pages[n::count] for n in range(count)]
     started = time.perf_counter()
@@ -212,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         print("[crawl-bench] embedded crawl without delay vs extraction alone...", file=sys.stderr,
               flush=True)  # fmt: skip
         result["workers"] = runs
-        result["overhead"] = _overhead(sites, pages, args.sites, workdir)
+        result["overhead"] = _overhead(sites, pages, args, workdir)
     finally:
         sites.close()
         if server is not None:
