@@ -28,7 +28,7 @@ fronts add one per round.
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scrapy.utils.request import RequestFingerprinter
 
@@ -77,6 +77,3 @@ class RoundFingerprinter:
 
     def fingerprint(self, request: Request) -> bytes:
         return _salted(self._base.fingerprint(request), request)
-
-    def __getattr__(self, name: str) -> Any:  # anything else Scrapy may ask of its fingerprinter
-        return getattr(self._base, name)
