@@ -169,12 +169,18 @@ class SiteBook:
     """The sites of a crawl by origin: from the sites file (embedded) or from Redis (distributed,
     re-read every ``REFRESH_S``; a bad entry is skipped and counted)."""
 
-    def __init__(self, sites: list[Site] | None = None, link: Any = None, crawler: Any = None) -> None:
+    def __init__(self, sites: list[Site] | None = None, link: Any = None, crawler: Any = None,
+                 link_factory: Any = None) -> None:  # fmt: skip
         self.by_origin = {site.origin: site for site in sites or []}
         self.link, self.crawler = link, crawler
+        #: builds the link on first use (a spider is made before the crawl's stats exist, which
+        #: the link needs when it replays a journal of held writes)
+        self.link_factory = link_factory
         self._read_at = -REFRESH_S
 
     def get(self, url: str) -> Site | None:
+        if self.link is None and self.link_factory is not None:
+            self.link = self.link_factory()
         if self.link is not None:
             self._refresh()
         return self.by_origin.get(site_origin(url)) if self.by_origin else None

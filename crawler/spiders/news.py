@@ -163,7 +163,7 @@ class NewsSpider(scrapy.Spider):
         elif crawler.settings.get("NEWSCRAWL_REDIS_URL"):  # a worker: the sites `seed` stored
             from crawler.scheduling.link import redis_link
 
-            spider.sites = SiteBook(link=redis_link(crawler), crawler=crawler)
+            spider.sites = SiteBook(link_factory=lambda: redis_link(crawler), crawler=crawler)
         return spider
 
     async def start(self) -> AsyncIterator[Request]:

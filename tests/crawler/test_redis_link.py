@@ -3,6 +3,7 @@ the password read from a file or the environment, never needed in the URL."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,24 @@ def test_the_redis_password_comes_from_a_file_or_the_environment(
         assert client.llen("newscrawl:seeds") == 2
     finally:
         client.close()
+
+
+def test_a_worker_started_on_an_out_with_held_writes_replays_them(redis_server: str,
+                                                                  tmp_path: Path) -> None:
+    """A real worker process on an --out holding `held-redis.journal` (a worker stopped by a long
+    outage left it): it starts, replays the held seed push and exits cleanly (the link must not be
+    built before the crawl's stats exist: the spider's site rules ask for it lazily)."""
+
+    url = redis_server.rsplit("/", 1)[0] + "/10"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    out = tmp_path / "out"
+    out.mkdir()
+    held = {"kind": "ack", "data": {"members": ["a-request-no-longer-leased"]}}
+    (out / "held-redis.journal").write_text(json.dumps(held) + "\n")
+    result = newscrawl("worker", "--redis", url, "--out", str(out), "--idle-timeout", "1",
+                       "--progress-interval", "0")  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert not (out / "held-redis.journal").exists()
+    assert json.loads((out / "summary.json").read_text())["redis"]["unspilled"] == 1
+    client.close()
