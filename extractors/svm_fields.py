@@ -53,7 +53,7 @@ from extractors.nodetable import BLOCK_TAGS, NodeTable
 
 __all__ = ["CANDIDATE_TAGS", "DENSE_FEATURES", "FIELDS", "HASH_WIDTH", "MODEL_NAME",
            "FieldModel", "PageFeatures", "SvmFields", "default_model", "hashed_tokens",
-           "load_field_model", "page_features", "predict"]
+           "load_field_model", "page_features", "policy_for", "predict"]
 
 FIELDS = ("title", "date", "author", "body")
 MODEL_NAME = "svm_fields"
@@ -66,6 +66,9 @@ CANDIDATE_TAGS = frozenset("div span table td li h1 h2 h3 h4 h5 h6 "
 MAX_CHARS = {"title": 400, "date": 120, "author": 250, "body": None}
 #: Shortest text of a candidate for each field.
 MIN_CHARS = {"title": 2, "date": 4, "author": 2, "body": 20}
+#: Stage 2 removes no candidate that holds more than this share of the chosen node's text
+#: (negative selection removes insets, not the story).
+MAX_REMOVED_SHARE = 1.01
 #: Fields whose stage-1 node is taken only when its score is positive (a page may not give one).
 OPTIONAL = frozenset({"date", "author"})
 HASH_BITS = 16
@@ -359,7 +362,8 @@ def _negative_selection(features: PageFeatures, stage2: np.ndarray, best: int,
     row = int(rows[best])
     end = int(nodes.end[row])
     inside = np.flatnonzero((rows > row) & (rows <= end))
-    rejected = inside[stage2[inside] < 0]
+    small = features.chars[inside] <= MAX_REMOVED_SHARE * features.chars[best]
+    rejected = inside[(stage2[inside] < 0) & small]
     removed: list[int] = []
     trial = keep.copy()
     covered_to = -1
@@ -374,3 +378,81 @@ def _negative_selection(features: PageFeatures, stage2: np.ndarray, best: int,
         keep[:] = trial
         return removed
     return []
+
+
+# --- the hook into extractors.extract ---------------------------------------------------------
+
+#: Fields the SVM fills in :func:`extractors.extract` when metadata and the text rules found none
+#: (source ``svm``). Empty: measured in docs/evaluation.md ("Paper 001"), where filling lowered or
+#: did not raise the field scores on held-out sites.
+DEFAULT_FILL: tuple[str, ...] = ()
+#: Whether stage 2 (negative selection with the body's stage-2 classifier) cleans the default
+#: chain's body inside its region. Off: see docs/evaluation.md ("Paper 001").
+DEFAULT_BODY_STAGE2 = False
+
+
+@dataclass(frozen=True, slots=True)
+class SvmPolicy:
+    """What paper 001's SVM does inside :func:`extractors.extract`: which empty fields it fills
+    (``title``, ``date``, ``author``), whether it cleans the body, with which model (None: the
+    shipped one, loaded on first use)."""
+
+    model: FieldModel | None = None
+    fill: tuple[str, ...] = DEFAULT_FILL
+    body_stage2: bool = DEFAULT_BODY_STAGE2
+
+    @property
+    def active(self) -> bool:
+        return bool(self.fill) or self.body_stage2
+
+    def resolved(self) -> FieldModel:
+        return self.model if self.model is not None else default_model()
+
+
+def policy_for(model_dir: str | Path | None, **changes) -> SvmPolicy | None:
+    """The default policy with the model in ``model_dir`` (``--model``; None without one, unless
+    ``changes`` are given); raises :class:`ModelError` naming the file when it cannot be used."""
+    if not model_dir and not changes:
+        return None
+    return SvmPolicy(model=load_field_model(model_dir) if model_dir else None, **changes)
+
+
+_FIELD_NAMES = {"title": "title", "date": "published", "author": "authors"}
+
+
+def apply_policy(policy: SvmPolicy, nodes: NodeTable, fields, region: int | None,
+                 body_keep: np.ndarray | None, fetched_at=None) -> np.ndarray | None:
+    """Fill the empty fields ``policy.fill`` names (through :func:`extractors.fields.fill_guesses`,
+    which reads dates and names as for metadata) and, with ``policy.body_stage2``, return
+    ``body_keep`` (the rows of the body, whose region is row ``region``) less the candidates inside
+    it that the body's stage-2 classifier rejects
+    (None when nothing changes). Computes features only when there is something to do."""
+    from extractors.fields import fill_guesses
+
+    wanted = tuple(f for f in policy.fill if not getattr(fields, _FIELD_NAMES[f]))
+    clean = policy.body_stage2 and region is not None and body_keep is not None
+    if not wanted and not clean:
+        return None
+    model = policy.resolved()
+    features = page_features(nodes)
+    if wanted:
+        found = predict(features, model, fields=wanted)
+        fill_guesses(fields, {f: found.values[f] for f in wanted}, "svm", fetched_at)
+    if not clean:
+        return None
+    scores = model.scores(features)[:, model.column("body", 2)]
+    inside = np.flatnonzero((features.rows > region) & (features.rows <= nodes.end[region])
+                            & body_keep[features.rows])
+    keep = body_keep.copy()
+    changed = False
+    covered_to = -1
+    for k in inside[scores[inside] < 0].tolist():
+        row = int(features.rows[k])
+        if row <= covered_to:
+            continue
+        keep[row:int(nodes.end[row]) + 1] = False
+        covered_to = int(nodes.end[row])
+        changed = True
+    if not changed or not nodes.seg_len[keep[nodes.seg_owner]].sum():
+        return None
+    return keep
