@@ -66,7 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              " site=cnn.com)")
     parser.add_argument("--model", default=None, metavar="DIR",
                         help="paper 001's SVM model folder (svm_fields.npz + card) for the svm "
-                             "methods and default (default: the model shipped in the package)")
+                             "methods (default: the model shipped in the package); default then "
+                             "runs as `extract --model DIR` does (the SVM fills empty fields)")
     parser.add_argument("--lcs-ts", type=int, choices=range(1, 7), default=None, metavar="K",
                         help="run LCS denoising with Ts = K/7 (1..6) instead of the chosen value,"
                              " for a threshold sweep")
@@ -147,9 +148,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.model is not None:
         from extractors.modelio import ModelError
-        from extractors.svm_fields import load_field_model
+        from extractors.svm_fields import policy_for
         try:
-            load_field_model(args.model)  # a bad folder fails here, named, not on every page
+            policy_for(args.model)  # a bad folder fails here, named, not on every page
         except ModelError as exc:
             print(f"newscrawl eval: {exc}", file=sys.stderr)
             return 2

@@ -24,8 +24,9 @@ Prediction = dict
 MethodRun = Callable[[bytes, "str | None", "bytes | None"], Prediction]
 
 PLANNED_METHODS = ("dwsie",)
-#: The paper-001 model folder the ``svm`` methods and ``default`` use (``newscrawl eval --model``);
-#: None: the model shipped in the package.
+#: The paper-001 model folder of ``newscrawl eval --model`` (None: the model shipped in the
+#: package): ``svm`` and ``default_svm`` use it, and ``default`` runs as ``extract --model DIR``
+#: (the SVM filling the fields metadata left empty).
 FIELD_MODEL_DIR: str | None = None
 
 
@@ -62,7 +63,7 @@ def _policy(**changes):
     """The SVM policy of ``extract`` with the ``--model`` folder's model (if one was given)."""
     from extractors.svm_fields import SvmPolicy, policy_for
 
-    return policy_for(FIELD_MODEL_DIR, **changes) or SvmPolicy()
+    return policy_for(FIELD_MODEL_DIR, **changes) or SvmPolicy()  # --model: default fills too
 
 
 def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:

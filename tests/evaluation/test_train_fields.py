@@ -81,10 +81,25 @@ def test_extract_and_eval_take_a_model_folder(tmp_path):
 
     for suffix in (".npz", ".card.json"):
         shutil.copy(MODELS_DIR / f"{MODEL_NAME}{suffix}", tmp_path / f"{MODEL_NAME}{suffix}")
-    page = sorted((FIELDS_SET / "pages").iterdir())[0]
-    run = newscrawl("extract", str(page), "--model", str(tmp_path))
+    pages = sorted((FIELDS_SET / "pages").iterdir())
+    plain = newscrawl("extract", *map(str, pages))
+    run = newscrawl("extract", *map(str, pages), "--model", str(tmp_path))
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout)["body"]
+    with_svm = [json.loads(line) for line in run.stdout.splitlines()]
+    without = [json.loads(line) for line in plain.stdout.splitlines()]
+    filled = 0
+    for a, b in zip(without, with_svm, strict=True):
+        for name in ("title", "published", "authors"):
+            if a["extraction"]["sources"].get(name):  # metadata's value stays
+                assert a[name] == b[name]
+            elif b[name]:
+                assert b["extraction"]["sources"][name] == "svm"
+                filled += 1
+    assert filled > 0
+    shipped = newscrawl("extract", *map(str, pages), "--model", "shipped")
+    same = [{k: v for k, v in json.loads(line).items() if k != "timings_ms"}
+            for line in shipped.stdout.splitlines()]
+    assert same == [{k: v for k, v in r.items() if k != "timings_ms"} for r in with_svm]
     run = newscrawl("eval", str(FIELDS_SET), "--method", "svm", "--limit", "4",
                     "--model", str(tmp_path))
     assert run.returncode == 0, run.stderr

@@ -395,7 +395,7 @@ def train(corpus: Corpus, groups: frozenset[int], c: float, stages: tuple[int, .
         symbolic = sparse.csr_matrix((np.ones(len(indices)), indices, indptr),
                                      shape=(len(hashed), HASH_WIDTH))
         design = sparse.hstack((sparse.csr_matrix(dense), symbolic)).tocsr()
-        svm = LinearSVC(C=c, class_weight="balanced", max_iter=5000)
+        svm = LinearSVC(C=c, class_weight="balanced", max_iter=5000, random_state=0)
         t0 = time.perf_counter()
         svm.fit(design, labels)
         weights = svm.coef_[0]
