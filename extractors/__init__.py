@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from extractors.attenuation import MainText, extract_main_text
+from extractors.attenuation import MainText, extract_main_text, region_text
 from extractors.boilerplate import furniture_mask, read_markup
 from extractors.errors import BadInput
 from extractors.fields import Fields, extract_fields
@@ -21,8 +21,9 @@ from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
 from extractors.story import story_container
+from extractors.svm_fields import SvmPolicy, apply_policy
 
-__all__ = ["BadInput", "Extraction", "Fields", "Page", "extract", "parse_page"]
+__all__ = ["BadInput", "Extraction", "Fields", "Page", "SvmPolicy", "extract", "parse_page"]
 
 
 @dataclass(slots=True)
@@ -64,13 +65,14 @@ class Extraction:
 
 def extract(document: bytes | str, url: str | None = None, content_type: str | None = None,
             max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None,
-            fetched_at: datetime | None = None) -> Extraction:
+            fetched_at: datetime | None = None, svm: SvmPolicy | None = None) -> Extraction:
     """Parse ``document`` once and run the article chain: [LCS denoise against ``sibling``,]
     furniture removal by name and story container (:mod:`extractors.boilerplate`,
     :mod:`extractors.story`), attenuation main text, fields (title, dates, authors... see
     :mod:`extractors.fields`), page type. The body never depends on the page type.
     ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that no date
-    lies in the future.
+    lies in the future. ``svm`` says what paper 001's SVM does here (see
+    :class:`extractors.svm_fields.SvmPolicy`; default: the measured defaults, shipped model).
 
     ``sibling`` is a page of the same site and template (bytes, text or an already parsed
     :class:`Page`); when it cannot be used, the chain runs without it and ``Extraction.sibling``
@@ -88,6 +90,7 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
         sibling_note = {"used": False, "reason": "no body left after denoising"}
     t3 = time.perf_counter()
     fields = extract_fields(page, main.text, fetched_at)
+    main = _svm_step(page, main, fields, svm if svm is not None else SvmPolicy(), fetched_at)
     t4 = time.perf_counter()
     # a property of the page, not of its template; read on the page as a whole (furniture
     # included), as the classifier was calibrated (DWSIE replaces it)
@@ -101,6 +104,18 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     region = page.nodes.path(main.region) if main.region is not None else None
     return Extraction(url, fields.title, main.text, page_type, page.encoding, region, main.reason,
                       timings, sibling_note, page, fields)
+
+
+def _svm_step(page: Page, main: MainText, fields: Fields, policy: SvmPolicy,
+              fetched_at: datetime | None) -> MainText:
+    """Paper 001's hook (:mod:`extractors.svm_fields`): fill the fields metadata left empty and
+    clean the body with stage 2, as ``policy`` says; the main text, cleaned or as it was."""
+    if not policy.active:
+        return main
+    keep = apply_policy(policy, page.nodes, fields, main.region, main.keep, fetched_at)
+    if keep is None:
+        return main
+    return MainText(region_text(page.nodes, keep), main.region, main.reason, keep)
 
 
 def _main_text(page: Page, content) -> tuple[MainText, MainText]:

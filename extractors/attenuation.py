@@ -23,7 +23,7 @@ The region root itself is exempt: FindMT chose it as the subject region, and rem
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -58,6 +58,8 @@ class MainText:
     text: str
     region: int | None
     reason: str | None = None
+    #: The rows whose text is the body (for a later step that refines it, e.g. paper 001's stage 2).
+    keep: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def extract_main_text(page: Page, threshold: float = ATTENUATION_THRESHOLD,
@@ -86,7 +88,7 @@ def extract_main_text(page: Page, threshold: float = ATTENUATION_THRESHOLD,
     text = region_text(nodes, keep, DROP_LINK_ONLY_EDGES)
     if not text:
         return MainText("", region, "the subject region is all links")
-    return MainText(text, region)
+    return MainText(text, region, keep=keep)
 
 
 def find_subject_region(nodes: NodeTable, threshold: float = ATTENUATION_THRESHOLD,

@@ -4,7 +4,9 @@ trafilatura on the same pages, in the same run.
 Figures printed per dataset: the median ms of ``lxml.html.fromstring`` on the page bytes (the floor),
 of our chain and of each of its steps, the chain's ratio to the floor and to trafilatura; the median
 ms of an LCS sibling comparison (pairs chosen by the evaluation's sibling rule) with the median node
-count; with ``--memory``, the peak resident memory of one process extracting the dataset's largest
+count; the median ms of paper 001's SVM (:mod:`extractors.svm_fields`: features and both stages for
+all four fields, on the already parsed page) and the fields step plus it over the floor; with
+``--memory``, the peak resident memory of one process extracting the dataset's largest
 page; with ``--lcs-scaling``, LCS time and peak traced memory by tree size.
 """
 
@@ -26,6 +28,7 @@ from extractors.evaluation.cli import resolve_dataset_dir
 from extractors.evaluation.datasets import Dataset, load_dataset
 from extractors.evaluation.runner import percentile
 from extractors.lcs_denoise import denoise
+from extractors.svm_fields import default_model, page_features, predict
 
 __all__ = ["register", "run"]
 
@@ -73,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
 
 def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
     """Time every page of ``dataset`` (floor, chain, steps, trafilatura, LCS pair)."""
-    floor, chain, peer, lcs, nodes, lcs_floor = [], [], [], [], [], []
+    floor, chain, peer, lcs, nodes, lcs_floor, svm = [], [], [], [], [], [], []
+    model = default_model()
     steps: dict[str, list[float]] = {s: [] for s in STEPS}
     skipped = 0
     for page in dataset.evaluated():
@@ -87,6 +91,7 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
         chain.append(result.timings_ms["total"])
         for step in STEPS:
             steps[step].append(result.timings_ms[step])
+        svm.append(_ms(lambda: predict(page_features(result.page.nodes), model)))
         if trafilatura is not None:
             peer.append(_ms(lambda: trafilatura.extract(data, url=page.url)))
         sibling = dataset.sibling_of(page)
@@ -97,6 +102,12 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
             lcs_floor.append(floor[-1])
     row = _summary(dataset.name, floor, chain, steps, peer, lcs, nodes, skipped)
     row["lcs_pages_lxml_parse_ms_median"] = _median(lcs_floor) if lcs_floor else None
+    # paper 001's SVM on the parsed page (features + both stages, all four fields): what the
+    # fields step would cost with it run on every page
+    row["svm_ms_median"] = _median(svm) if svm else None
+    with_svm = [f + s for f, s in zip(steps["fields"], svm, strict=True)]
+    row["fields_with_svm_over_parse"] = _ratio(_median(with_svm) if with_svm else None,
+                                               row["lxml_parse_ms_median"])
     return row
 
 
@@ -176,6 +187,8 @@ def _print_row(row: dict) -> None:
           f"(p95 {row['chain_ms_p95']:.2f}; x{row['chain_over_parse']} parse) [{steps}]"
           f" | fields step {row['steps_ms_median']['fields']:.2f} ms"
           f" (x{row['fields_over_parse']} parse)"
+          + (f" | SVM (paper 001, all fields) {row['svm_ms_median']:.2f} ms: fields + SVM"
+             f" x{row['fields_with_svm_over_parse']} parse" if row.get("svm_ms_median") else "")
           + (f" | trafilatura {peer:.2f} ms (ours x{row['chain_over_trafilatura']})" if peer else "")
           + (f" | LCS pair {row['lcs_ms_median']:.2f} ms at {row['lcs_nodes_median']:.0f} nodes"
              f" ({row['lcs_pairs']} pairs; lxml parse of those pages "

@@ -26,6 +26,7 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
 import extractors
+from extractors.svm_fields import policy_for
 from extractors.errors import BadInput
 from pipelines.items import news_item, site_of
 from pipelines.lists import ListOutcome, ListStage, news_list_item
@@ -53,16 +54,19 @@ class ExtractPipeline:
         max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
         pairing: SiblingPairing | None = None,
         lists: ListStage | None = None,
+        svm: extractors.SvmPolicy | None = None,
     ) -> None:
         self.crawler = crawler
         self.max_page_bytes = max_page_bytes
         self.pairing = pairing
         self.lists = lists
+        self.svm = svm
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         limit = crawler.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES", DEFAULT_MAX_PAGE_BYTES)
-        return cls(crawler, limit, pairing_from_crawler(crawler), ListStage.from_crawler(crawler))
+        return cls(crawler, limit, pairing_from_crawler(crawler), ListStage.from_crawler(crawler),
+                   policy_for(crawler.settings.get("NEWSCRAWL_FIELDS_MODEL")))
 
     def close_spider(self) -> None:
         if self.pairing is not None:
@@ -91,7 +95,7 @@ class ExtractPipeline:
         try:
             result = await run_in_thread(  # LCS is for articles: a list page runs without it
                 extract_page, body, url, content_type, self.max_page_bytes,
-                None if is_list else sibling, fetched_at(item),
+                None if is_list else sibling, fetched_at(item), self.svm,
             )
         except BadInput as exc:
             self._skip(url, exc.reason, str(exc))
@@ -163,6 +167,7 @@ def extract_page(
     max_bytes: int,
     sibling: StoredPage | None,
     fetched: datetime | None = None,
+    svm: extractors.SvmPolicy | None = None,
 ) -> extractors.Extraction:
     """:func:`extractors.extract`, against ``sibling`` (parsed with its own Content-Type) if any.
 
@@ -182,8 +187,9 @@ def extract_page(
             other = sibling.body
     return extractors.extract(
         body, url=url, content_type=content_type, max_bytes=max_bytes, sibling=other,
-        fetched_at=fetched,
+        fetched_at=fetched, svm=svm,
     )
+
 
 
 def fetched_at(item: dict[str, Any]) -> datetime | None:

@@ -14,7 +14,10 @@ from crawler.commands import (
     connect_redis,
     setting_overrides,
 )
+from crawler.commands.extract import add_model_option
 from crawler.extensions.summary import summary_text
+from extractors.modelio import ModelError
+from extractors.svm_fields import policy_for
 from crawler.sites import SitesError, load_sites
 from crawler.runner import output_settings, project_settings, run_crawl
 from crawler.scheduling import distributed_settings
@@ -59,6 +62,7 @@ def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="turn AutoThrottle off (fixed concurrency, no adaptive delay)",
     )
+    add_model_option(parser)  # NEWSCRAWL_FIELDS_MODEL
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -119,11 +123,18 @@ def crawl_overrides(args: argparse.Namespace) -> dict:
     }
     if args.depth is not None:
         overrides["DEPTH_LIMIT"] = args.depth
+    if args.model:
+        overrides["NEWSCRAWL_FIELDS_MODEL"] = args.model
     return overrides
 
 
 def run_and_report(overrides: dict, args: argparse.Namespace, seeds: list[str]) -> int:
     """Crawl with ``overrides`` plus the ``--set`` settings, print the summary."""
+    try:  # a bad --model fails here, named, before anything is fetched
+        policy_for(overrides.get("NEWSCRAWL_FIELDS_MODEL"))
+    except ModelError as error:
+        print(f"newscrawl: error: {error}", file=sys.stderr)
+        return 2
     settings = project_settings(
         {**overrides, **setting_overrides(args.set)},
         log_level="INFO" if args.verbose else "WARNING",

@@ -12,8 +12,10 @@ import sys
 from pathlib import Path
 from datetime import UTC, datetime
 
-from extractors import extract
+from extractors import SvmPolicy, extract
 from extractors.errors import BadInput
+from extractors.modelio import ModelError
+from extractors.svm_fields import policy_for
 from pipelines.warc_reader import archived_pages
 
 __all__ = ["add_parser", "extract_one", "extract_warc", "run"]
@@ -51,7 +53,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="when the page was fetched (ISO 8601, default now): relative dates (\"3 hours ago\") "
         "count from it and dates more than a day after it are refused",
     )
+    add_model_option(parser)
     parser.set_defaults(run=run)
+
+
+def add_model_option(parser: argparse.ArgumentParser) -> None:
+    """``--model DIR``: paper 001's SVM model (shared by extract, crawl and worker)."""
+    parser.add_argument(
+        "--model", metavar="DIR",
+        help="switch paper 001's SVM on: it fills the title, date and author that metadata and "
+        "the text rules left empty (source svm), with the model in DIR (svm_fields.npz + "
+        "svm_fields.card.json, as `newscrawl train fields -o DIR` writes it; 'shipped': the "
+        "package's model). Off by default: measured, it does not improve the fields "
+        "(docs/evaluation.md, 'Paper 001')",
+    )
 
 
 def _when(value: str) -> datetime:
@@ -70,7 +85,7 @@ def _read(name: str) -> bytes:
 
 
 def extract_one(name: str, url: str | None, sibling: bytes | None = None,
-                fetched_at: datetime | None = None) -> dict:
+                fetched_at: datetime | None = None, svm: SvmPolicy | None = None) -> dict:
     """The JSON-ready result for one page file (``-`` = stdin); errors become a result too."""
     try:
         body = _read(name)
@@ -81,13 +96,14 @@ def extract_one(name: str, url: str | None, sibling: bytes | None = None,
             "reason": "unreadable",
         }
     try:
-        result = extract(body, url=url, sibling=sibling, fetched_at=fetched_at)
+        result = extract(body, url=url, sibling=sibling, fetched_at=fetched_at, svm=svm)
     except BadInput as error:
         return {"file": name, "error": str(error), "reason": error.reason}
     return {**result.to_dict(), "file": name}
 
 
-def extract_warc(path: Path, sibling: bytes | None = None) -> list[dict]:
+def extract_warc(path: Path, sibling: bytes | None = None,
+                 svm: SvmPolicy | None = None) -> list[dict]:
     """The JSON-ready result of every HTML response of the WARC file ``path``."""
     try:
         pages = list(archived_pages(path))
@@ -102,7 +118,7 @@ def extract_warc(path: Path, sibling: bytes | None = None) -> list[dict]:
             continue
         try:
             result = extract(page.body, url=page.url, content_type=page.content_type,
-                             sibling=sibling)
+                             sibling=sibling, svm=svm)
         except BadInput as error:
             results.append({**where, "error": str(error), "reason": error.reason})
             continue
@@ -121,10 +137,15 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             sys.stderr.write(f"newscrawl extract: cannot read sibling {args.sibling}: {error.strerror}\n")
             return 2
-    results = (extract_one(name, args.url, sibling, args.fetched_at) for name in args.files)
+    try:
+        svm = policy_for(args.model)
+    except ModelError as error:
+        sys.stderr.write(f"newscrawl extract: {error}\n")
+        return 2
+    results = (extract_one(name, args.url, sibling, args.fetched_at, svm) for name in args.files)
     failed = _print(results)
     for path in args.warc:
-        failed += _print(extract_warc(Path(path), sibling))
+        failed += _print(extract_warc(Path(path), sibling, svm))
     return 1 if failed else 0
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from extractors import lcs_denoise
+from extractors.evaluation import methods as method_module
 from extractors.evaluation import gate, report
 from extractors.evaluation.datasets import Dataset, load_dataset
 from extractors.evaluation.methods import method_specs, resolve_methods
@@ -63,6 +64,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also score each part of a set, comma-separated: its gold group, or"
                              " the site or year of a site@year group (rows labelled e.g."
                              " site=cnn.com)")
+    parser.add_argument("--model", default=None, metavar="DIR",
+                        help="paper 001's SVM model folder (svm_fields.npz + card) for the svm "
+                             "methods (default: the model shipped in the package); default then "
+                             "runs as `extract --model DIR` does (the SVM fills empty fields)")
     parser.add_argument("--lcs-ts", type=int, choices=range(1, 7), default=None, metavar="K",
                         help="run LCS denoising with Ts = K/7 (1..6) instead of the chosen value,"
                              " for a threshold sweep")
@@ -141,6 +146,15 @@ def run(args: argparse.Namespace) -> int:
         print("newscrawl eval: nothing to evaluate (give --method, --peers or --predictions)",
               file=sys.stderr)
         return 2
+    if args.model is not None:
+        from extractors.modelio import ModelError
+        from extractors.svm_fields import policy_for
+        try:
+            policy_for(args.model)  # a bad folder fails here, named, not on every page
+        except ModelError as exc:
+            print(f"newscrawl eval: {exc}", file=sys.stderr)
+            return 2
+        method_module.FIELD_MODEL_DIR = args.model
     if args.lcs_ts is not None:
         lcs_denoise.SIMILARITY_THRESHOLD = args.lcs_ts / 7
         logger.info("LCS Ts set to %d/7 for this run", args.lcs_ts)

@@ -23,7 +23,11 @@ from dataclasses import dataclass
 Prediction = dict
 MethodRun = Callable[[bytes, "str | None", "bytes | None"], Prediction]
 
-PLANNED_METHODS = ("svm", "dwsie")
+PLANNED_METHODS = ("dwsie",)
+#: The paper-001 model folder of ``newscrawl eval --model`` (None: the model shipped in the
+#: package): ``svm`` and ``default_svm`` use it, and ``default`` runs as ``extract --model DIR``
+#: (the SVM filling the fields metadata left empty).
+FIELD_MODEL_DIR: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +59,47 @@ def run_lcs(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     return {"body": extract(html, url=url, sibling=sibling).body}
 
 
+def _policy(**changes):
+    """The SVM policy of ``extract`` with the ``--model`` folder's model (if one was given)."""
+    from extractors.svm_fields import SvmPolicy, policy_for
+
+    return policy_for(FIELD_MODEL_DIR, **changes) or SvmPolicy()  # --model: default fills too
+
+
 def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     """The full chain as users get it: ``extractors.extract(...).to_dict()``, with the sibling a
     crawl would pair the page with."""
+    return _chain_prediction(html, url, sibling, _policy())
+
+
+def run_default_svm(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """``default`` with every use of paper 001's SVM switched on: it fills title, date and
+    author where metadata and the text rules gave none, and stage 2 cleans the body inside the
+    chain's region. The candidate for ``default``: kept out where it does not score better."""
+    return _chain_prediction(html, url, sibling,
+                             _policy(fill=("title", "date", "author"), body_stage2=True))
+
+
+def run_svm(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """Paper 001 alone: the two-stage SVM's title, date, author and body (no metadata)."""
+    from extractors import parse_page
+    from extractors.authors import clean_authors
+    from extractors.dates import parse_date
+    from extractors.svm_fields import page_features, predict
+
+    model = _policy().resolved()
+    found = predict(page_features(parse_page(html, url=url).nodes), model).values
+    date = parse_date(found["date"])[0] if found["date"] else None
+    authors = clean_authors([found["author"]])[0] if found["author"] else []
+    return {"title": found["title"], "body": found["body"] or "",
+            "date": date.iso() if date else None, "author": authors}
+
+
+def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, policy) -> Prediction:
     from extractors import extract
     from extractors.fields import FIELD_NAMES
 
-    found = extract(html, url=url, sibling=sibling).to_dict()
+    found = extract(html, url=url, sibling=sibling, svm=policy).to_dict()
     keys = ("body", "title", "date", "author", "page_type", "records")
     pred = {k: found[k] for k in keys if k in found}
     if "authors" in found and "author" not in pred:
@@ -151,6 +189,13 @@ def method_specs() -> dict[str, MethodSpec]:
                    frozenset({"body", "title", "date", "author", "page_type", "records"}),
                    needs_sibling=True,
                    description="extractors.extract: the full chain, with a sibling when one exists"),
+        MethodSpec("svm", run_svm, frozenset({"body", "title", "date", "author"}),
+                   description="paper 001's two-stage SVM alone: title, date, author, body"),
+        MethodSpec("default_svm", run_default_svm,
+                   frozenset({"body", "title", "date", "author", "page_type", "records"}),
+                   needs_sibling=True,
+                   description="default + the SVM filling empty title/date/author and stage 2 "
+                               "cleaning the body (the candidate for default)"),
         MethodSpec("psnt", run_psnt, frozenset({"records"}), needs_sibling=True,
                    sibling_types=("list",),
                    description="PSNT wrapper (paper 004) induced with another list page of the "
@@ -176,7 +221,7 @@ def resolve_methods(names: str | list[str]) -> list[MethodSpec]:
     >>> resolve_methods("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, lcs, ...
+    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, default_svm, ...
     """
     specs = method_specs()
     wanted = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]

@@ -9,8 +9,8 @@ from extractors.evaluation.runner import peer_tool
 
 
 def test_unknown_method_lists_the_known_ones():
-    with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, lcs, "
-                                         "psnt, psnt_fallback, psnt_single"):
+    with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, "
+                                         "default_svm, lcs, psnt, psnt_fallback, psnt_single, svm"):
         methods.resolve_methods("attenuation,bogus")
 
 
@@ -33,7 +33,7 @@ def test_psnt_fallback_is_psnt_with_a_sibling_else_psnt_single():
 
 def test_planned_method_says_it_is_not_implemented_yet():
     with pytest.raises(ValueError, match="planned, not implemented yet"):
-        methods.resolve_methods("svm")
+        methods.resolve_methods("dwsie")
 
 
 def test_attenuation_method_returns_a_body():
