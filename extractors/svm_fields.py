@@ -193,14 +193,64 @@ def hashed_tokens(signature: tuple, groups: frozenset[int] = frozenset({3, 4})) 
     found = _cache.get(key)
     if found is not None:
         return found
-    tokens = _tokens(signature)
-    cols = sorted({zlib.crc32(f"{ns}:{tok}".encode("utf-8", "replace")) & (HASH_WIDTH - 1)
-                   for ns, tok in tokens if HASH_NAMESPACES[ns] in groups})
+    cols = sorted(_columns(signature, groups))
     found = np.asarray(cols, dtype=np.int32)
     with _cache_lock:
         if len(_cache) >= _SIGNATURE_CACHE_MAX:
             _cache.clear()
         _cache[key] = found
+    return found
+
+
+def _columns(signature: tuple, groups: frozenset[int]) -> set[int]:
+    """The hashed columns of :func:`_tokens`, with each class or id name's n-gram columns taken
+    from a cache (a page repeats its few names on hundreds of nodes, and the n-grams' CRC-32 was
+    most of the SVM's time)."""
+    tag, cls, ident, ptag, pcls, pident = signature
+    own = _names(cls, ident)
+    parent = _names(pcls, pident)
+    cols: set[int] = set()
+    if 3 in groups:
+        cols.add(_column("t", tag))
+        cols.update(_column("c", c) for c in own if not c.startswith("#"))
+    if 4 in groups:
+        for name in own:
+            cols.update(_ngram_columns("n", name))
+        for name in parent:
+            cols.update(_ngram_columns("p", name))
+        left = own[:MAX_COMBINED] or [tag]
+        right = parent[:MAX_COMBINED] or [ptag]
+        cols.update(_column("x", f"{a}|{b}") for a in left for b in right)
+    return cols
+
+
+def _column(ns: str, token: str) -> int:
+    return zlib.crc32(f"{ns}:{token}".encode("utf-8", "replace")) & (HASH_WIDTH - 1)
+
+
+_ngram_cache: dict[tuple[str, str], tuple[int, ...]] = {}
+#: Column of each n-gram, per namespace (short n-grams recur across every site's class names).
+_gram_columns: dict[str, dict[str, int]] = {"n": {}, "p": {}}
+
+
+def _ngram_columns(ns: str, name: str) -> tuple[int, ...]:
+    key = (ns, name)
+    found = _ngram_cache.get(key)
+    if found is None:
+        known = _gram_columns[ns]
+        cols = set()
+        for gram in _ngrams(name):
+            col = known.get(gram)
+            if col is None:
+                col = known[gram] = _column(ns, gram)
+            cols.add(col)
+        found = tuple(cols)
+        with _cache_lock:
+            if len(_ngram_cache) >= _SIGNATURE_CACHE_MAX:
+                _ngram_cache.clear()
+            if len(known) >= 4 * _SIGNATURE_CACHE_MAX:
+                known.clear()
+            _ngram_cache[key] = found
     return found
 
 

@@ -51,6 +51,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", default=None, metavar="SECTION",
                         help="score only the pages with gold for SECTION (e.g. records); "
                              "siblings are still chosen among all pages")
+    parser.add_argument("--held-out", action="store_true",
+                        help="score only the pages of the sites held out of the learned models' "
+                             "training (the split `newscrawl train` uses: crc32(site) %% 5 == 0); "
+                             "the honest figure for a learned method")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE")
     parser.add_argument("--markdown", type=Path, default=None, metavar="FILE")
     parser.add_argument("--check-floors", type=Path, default=None, metavar="FLOORS.json",
@@ -137,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the evaluation the arguments describe; 0 on success, 1 on a gate failure, 2 on misuse."""
     try:
         tools = build_tools(args)
-        datasets: list[Dataset] = [load_dataset(resolve_dataset_dir(d), args.limit, args.only)
+        datasets: list[Dataset] = [load_dataset(resolve_dataset_dir(d), args.limit, args.only,
+                                                 args.held_out)
                                    for d in args.datasets]
     except (ValueError, OSError) as exc:
         print(f"newscrawl eval: {exc}", file=sys.stderr)

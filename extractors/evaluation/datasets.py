@@ -33,8 +33,10 @@ import logging
 import re
 import math
 import os
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import lxml.etree
 import lxml.html
@@ -43,6 +45,10 @@ logger = logging.getLogger(__name__)
 
 _CLEANEVAL_URL = re.compile(r"\A\s*URL: https?://[^\n]*(?:\n|\Z)")
 _CLEANEVAL_MARKUP = re.compile(r"<(?:p|h|l|/p)>|<!--.*?-->", re.S)
+
+#: One site in this many is held out of training (``newscrawl train``) and scored by
+#: ``newscrawl eval --held-out``.
+VALIDATION_BUCKETS = 5
 
 SECTIONS = ("body", "snippets", "title", "date", "author", "page_type", "records")
 
@@ -85,16 +91,19 @@ class Dataset:
     pages: tuple[GoldPage, ...]
     limit: int | None = None
     only: str | None = None  # score only the pages with gold for this section
+    held_out: bool = False  # score only the pages of the sites learned models never trained on
 
     def evaluated(self) -> tuple[GoldPage, ...]:
-        """The pages to score: all (or those with gold for ``only``), or ``limit`` of them evenly
-        spaced through the file.
+        """The pages to score: all (or those with gold for ``only``; with ``held_out``, only those
+        of :func:`is_validation` sites), or ``limit`` of them evenly spaced through the file.
 
         Evenly spaced rather than the first N so a limited run still covers the set's sites,
         languages and page types; deterministic. Siblings are still chosen among all pages.
         """
         pages = self.pages if self.only is None else tuple(
             p for p in self.pages if has_gold(p.gold, self.only))
+        if self.held_out:
+            pages = tuple(p for p in pages if is_validation(site_of(p.gold)))
         if self.limit is None or self.limit >= len(pages):
             return pages
         n, k = len(pages), max(0, self.limit)
@@ -127,6 +136,26 @@ def page_base_url(html: bytes) -> str | None:
     return None
 
 
+def site_of(gold: dict) -> str:
+    """The site a page belongs to, for the split: gold ``site``, else the URL's host, else the
+    group's site, else the page id (a page of its own).
+
+    >>> site_of({"url": "https://www.example.com/a"}), site_of({"group": "bbc.co.uk@2009"})
+    ('example.com', 'bbc.co.uk')
+    """
+    site = gold.get("site") or urlsplit(gold.get("url") or "").hostname \
+        or (gold.get("group") or "").partition("@")[0] or f"page:{gold.get('id')}"
+    site = str(site).lower()
+    return site[4:] if site.startswith("www.") else site
+
+
+def is_validation(site: str) -> bool:
+    """Whether ``site`` is held out of every learned model's training (``newscrawl train``): one
+    site in :data:`VALIDATION_BUCKETS`, by CRC-32 of its name, so a site's template is never on
+    both sides and the split is the same on every machine."""
+    return zlib.crc32(site.encode("utf-8")) % VALIDATION_BUCKETS == 0
+
+
 def has_gold(gold: dict, section: str) -> bool:
     """Whether one gold line carries a value for a metric section."""
     if section == "snippets":
@@ -138,9 +167,9 @@ def has_gold(gold: dict, section: str) -> bool:
 
 
 def load_dataset(folder: str | os.PathLike[str], limit: int | None = None,
-                 only: str | None = None) -> Dataset:
+                 only: str | None = None, held_out: bool = False) -> Dataset:
     """Read ``folder/gold.jsonl``; ``limit`` scores only N pages, ``only`` only the pages with
-    gold for that section (see :meth:`Dataset.evaluated`).
+    gold for that section, ``held_out`` only the validation sites (see :meth:`Dataset.evaluated`).
 
     Raises ValueError naming the folder when it is not in the dataset layout.
     """
@@ -162,7 +191,7 @@ def load_dataset(folder: str | os.PathLike[str], limit: int | None = None,
             pages.append(GoldPage(str(gold["id"]), root / gold["file"], gold, len(pages)))
     if only is not None and only not in SECTIONS:
         raise ValueError(f"unknown section {only!r}; sections: {', '.join(SECTIONS)}")
-    return Dataset(root.name, root, _unique_ids(pages), limit, only)
+    return Dataset(root.name, root, _unique_ids(pages), limit, only, held_out)
 
 
 def _unique_ids(pages: list[GoldPage]) -> tuple[GoldPage, ...]:

@@ -16,6 +16,13 @@ from datetime import UTC, datetime, timedelta
 
 _PUNCT_EDGES = " \t\n\"'“”‘’«»「」『』《》()[]:;,.!?|-–—·"
 _SPACE_RE = re.compile(r"\s+")
+#: Typographic quotes and dashes folded to their ASCII forms: a page's "We’ve" and a gold "We've"
+#: are one title (NFKC keeps them apart). Our titles that differed from the gold only so: 22 of 1 497 on wcxb_dev, 9 of 845 on
+#: trafilatura_eval.
+_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "‛": "'", "′": "'", "`": "'", "´": "'",
+                             "“": '"', "”": '"', "„": '"', "″": '"', "«": '"', "»": '"',
+                             "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-",
+                             "−": "-"})
 _AUTHOR_SPLIT_RE = re.compile(r"\s*(?:[,;|/&、，；]|\band\b|\bund\b|\bet\b)\s*", re.IGNORECASE)
 _AUTHOR_PREFIX_RE = re.compile(r"^(?:by|von|par|por|作者|记者|编辑|责任编辑)\s*[:：]?\s*",
                                re.IGNORECASE)
@@ -27,14 +34,17 @@ _DATE_RE = re.compile(
 
 
 def normalise_text(value: object) -> str:
-    """NFKC, case-folded, whitespace collapsed, edge punctuation stripped.
+    """NFKC, typographic quotes and dashes folded, case-folded, whitespace collapsed, edge
+    punctuation stripped.
 
     >>> normalise_text("  “Rain  Falls”. ")
     'rain falls'
+    >>> normalise_text("We’ve – seen") == normalise_text("We've - seen")
+    True
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
-    text = unicodedata.normalize("NFKC", str(value)).casefold()
+    text = unicodedata.normalize("NFKC", str(value)).translate(_TYPOGRAPHY).casefold()
     return _SPACE_RE.sub(" ", text).strip(_PUNCT_EDGES)
 
 

@@ -104,3 +104,21 @@ def test_extract_and_eval_take_a_model_folder(tmp_path):
                     "--model", str(tmp_path))
     assert run.returncode == 0, run.stderr
     assert "svm" in run.stdout
+
+
+def test_eval_held_out_scores_only_the_sites_training_never_saw(tmp_path):
+    from extractors.evaluation.datasets import load_dataset
+
+    every = load_dataset(FIELDS_SET).evaluated()
+    held = load_dataset(FIELDS_SET, held_out=True).evaluated()
+    assert 0 < len(held) < len(every)
+    assert all(trainer.is_validation(trainer.site_of(p.gold)) for p in held)
+    left_out = {p.id for p in every} - {p.id for p in held}
+    assert not any(trainer.is_validation(trainer.site_of(p.gold)) for p in every
+                   if p.id in left_out)
+    out = tmp_path / "held.json"
+    run = newscrawl("eval", str(FIELDS_SET), "--method", "default", "--held-out", "--json",
+                    str(out))
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert {r["pages"] for r in rows if r["lang"] == "all"} == {len(held)}

@@ -49,6 +49,23 @@ def test_features_agree_with_the_text_of_each_candidate():
         assert features.dense[k, names.index("log_children")] == pytest.approx(np.log1p(children))
 
 
+def test_cached_hashing_equals_the_token_definition():
+    """The n-gram cache of hashed_tokens gives the columns of the written-out token list."""
+    import zlib
+
+    from extractors.svm_fields import HASH_NAMESPACES, _tokens, hashed_tokens
+
+    signatures = set()
+    for gold, html in gold_pages()[:6]:
+        signatures.update(page_features(parse_page(html, url=gold["url"]).nodes).signatures)
+    assert len(signatures) > 100
+    for groups in (frozenset({3}), frozenset({4}), frozenset({3, 4})):
+        for signature in signatures:
+            want = sorted({zlib.crc32(f"{ns}:{tok}".encode("utf-8", "replace")) % HASH_WIDTH
+                           for ns, tok in _tokens(signature) if HASH_NAMESPACES[ns] in groups})
+            assert hashed_tokens(signature, groups).tolist() == want, signature
+
+
 def test_shipped_model_loads_with_its_card():
     model = load_field_model(None)
     card = model.card

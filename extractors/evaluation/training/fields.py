@@ -42,14 +42,13 @@ import random
 import re
 import sys
 import time
-import zlib
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import numpy as np
 
+from extractors.evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
 from extractors.modelio import MODELS_DIR, save_model
 from extractors.svm_fields import (CANDIDATE_TAGS, DENSE_FEATURES, FIELDS, HASH_NAMESPACES,
                                    HASH_WIDTH, MAX_CHARS, MIN_CHARS, MODEL_NAME, NGRAMS,
@@ -61,7 +60,6 @@ logger = logging.getLogger(__name__)
 #: The sets with field or body gold whose licence lets a shipped model learn from them (gne is
 #: GPL-3.0 "test input only", big9 "research use only": held out, see the data README).
 DEFAULT_SETS = ("wcxb_dev", "trafilatura_eval", "readability_testpages", "htmldate_eval")
-VALIDATION_BUCKETS = 5
 TITLE_F1 = 0.8
 AUTHOR_EXTRA_WORDS = 4
 BODY_F1 = 0.5
@@ -107,21 +105,6 @@ def bigrams(tokens: list[str]) -> list[tuple[str, str]]:
     return list(zip(tokens, tokens[1:]))
 
 
-def site_of(gold: dict) -> str:
-    """The site a page belongs to, for the split: gold ``site``, else the URL's host, else the
-    group's site, else the page id (a page of its own).
-
-    >>> site_of({"url": "https://www.example.com/a"}), site_of({"group": "bbc.co.uk@2009"})
-    ('example.com', 'bbc.co.uk')
-    """
-    site = gold.get("site") or urlsplit(gold.get("url") or "").hostname \
-        or (gold.get("group") or "").partition("@")[0] or f"page:{gold.get('id')}"
-    site = str(site).lower()
-    return site[4:] if site.startswith("www.") else site
-
-
-def is_validation(site: str) -> bool:
-    return zlib.crc32(site.encode("utf-8")) % VALIDATION_BUCKETS == 0
 
 
 @dataclass(slots=True)
