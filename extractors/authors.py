@@ -8,6 +8,7 @@ why it refused the rest.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 
@@ -28,8 +29,29 @@ _PREFIX = re.compile(
     r"author|authors|autor|autorin|auteur|redakteur|reporter)\b\s*[:：/|]?\s*",
     re.IGNORECASE)
 _LEAD = re.compile(r"(?i)^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+"
-                   r"(?:by|of|from)|more\s+(?:from|by)|all\s+(?:posts|articles)\s+by)\s*")
+                   r"(?:by|of|from)|more\s+(?:from|by)|all\s+(?:posts|articles)\s+by|"
+                   # WordPress author-archive links and blog/forum bylines, in the languages of
+                   # the dev sets: "Zeige alle Beiträge von X", "Eingestellt von X", "Post by X"
+                   r"(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+(?:von|anzeigen\s+von)|"
+                   r"(?:eingestellt|artikel|beitrag|beiträge|post|posts|recipe|"
+                   r"insights|article|story)\s+(?:von|by|from)\b\s*:?|"
+                   r"(?:interview|quelle|source|via)\s*:?\s+(?=\S))\s*")
 _NOT_NAME = re.compile(r"(?i)^(?:view|show|see|more)\s+(?:more|all)?\s*(?:posts|articles|about)\b")
+#: Labels and menu words that author-marked elements hold instead of a name (seen in the
+#: author boxes and "source" blocks of wcxb_dev, trafilatura_eval and readability_testpages
+#: pages: "Blogs", "Guides", "Sources", "The Author", "Stand", "Publiziert am"...).
+_LABEL = re.compile(
+    r"(?i)^(?:the\s+|topic\s+)?(?:author|authors|autor|autoren|blogs?|guides?|resources?(?:\s+hub)?|"
+    r"references?|sources?|learn|more|ebooks?|podcasts?|webinars?|insights|development|news|"
+    r"topics?|categories|category|tags?|archiv|archive|home|menu|search|share|contact|about|"
+    r"stand|datum|date|publiziert(?:\s+am)?|veröffentlicht(?:\s+am)?|zuletzt\s+geändert(?:\s+am)?|"
+    r"please\s+enter\s+your\s+name(?:\s+here)?|datenschutz\w*|no\s+author|"
+    r"text|interview|quelle|fail|(?:view|afficher)\s+(?:my|mon)\s+(?:complete\s+)?profil(?:e)?"
+    r"(?:\s+complet)?)\b(?:\s+anzeigen)?\W*$")
+#: What follows a name in an author box: "X →", "X »", "X Alle Artikel", "X Follow", "X Shares",
+#: "X Stand: 05.", "X Posts: 1".
+_BOX_TAIL = re.compile(r"(?i)\s*(?:[→»›]|\balle\s+artikel\b|\bfollow\b|\bshares\b|"
+                       r"\bstand\s*:|\bposts\s*:\s*\d).*$")
 _CJK_PREFIX = re.compile(r"^\s*(?:作者|记者|文|编辑|责任编辑|撰文|本报记者|通讯员)\s*[:：/]?\s*")
 _SPLIT = re.compile(r"\s*(?:,|;|\||/|&|、|，|；|\band\b|\bund\b|\bet\b|\by\b|\bи\b|\s+-\s+)\s*",
                     re.IGNORECASE)
@@ -57,6 +79,8 @@ def clean_authors(values: list[str], site_names: tuple[str, ...] = ()
 
     >>> clean_authors(["By Jane Roe and John Doe, 12 March 2019", "https://x.org/u/jd"])
     (['Jane Roe', 'John Doe'], ['a URL, not a name'])
+    >>> clean_authors(["Zeige alle Beiträge von Cem Basman →", "Maria &amp; Katerina", "Guides"])
+    (['Cem Basman', 'Maria', 'Katerina'], ['a role or site, not a person'])
     """
     names: list[str] = []
     seen: set[str] = set()
@@ -83,7 +107,7 @@ def clean_author(value: str, site_names: tuple[str, ...] = ()) -> str | None:
 
 
 def _names_in(value: str, sites: set[str]):
-    text = unicodedata.normalize("NFKC", value or "")
+    text = unicodedata.normalize("NFKC", html.unescape(value or ""))
     text = re.sub(r"\s+", " ", text).strip()
     if not text:
         return
@@ -95,7 +119,7 @@ def _names_in(value: str, sites: set[str]):
         return
     text = _EMAIL.sub("", _HANDLE.sub("", text))
     text = _CJK_PREFIX.sub("", _PREFIX.sub("", _LEAD.sub("", text)))
-    text = _DATE_TAIL.sub("", text).strip(" \t,;:|-–—·•()[]")
+    text = _DATE_TAIL.sub("", _BOX_TAIL.sub("", text)).strip(" \t,;:|-–—·•()[]")
     for part in _SPLIT.split(text):
         yield _person(part, sites)
 
@@ -108,7 +132,7 @@ def _person(part: str, sites: set[str]) -> tuple[str | None, str]:
         return None, "too long for a name"
     if _key(name) in sites:
         return None, "the site's name, not a person"
-    if _CREDIT.search(name) or _URL.search(name) or _NOT_NAME.search(name):
+    if _CREDIT.search(name) or _URL.search(name) or _NOT_NAME.search(name) or _LABEL.match(name):
         return None, "a role or site, not a person"
     if name.isupper() and len(name) > 3 and " " in name:
         name = name.title()

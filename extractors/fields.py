@@ -10,8 +10,13 @@ with :meth:`Fields.fill` / :func:`fill_guesses`, marking it ``svm``.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass, field, fields as dc_fields
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
+
+import pytz
 
 from extractors import bylines
 from extractors.authors import clean_authors
@@ -167,7 +172,9 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
 
 def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
            langs: tuple[str, ...]) -> None:
-    chosen = _first_date(out, "published", _candidates_published(page, meta), fetched_at, langs)
+    zone = site_zone(page.url)
+    chosen = _first_date(out, "published", _candidates_published(page, meta), fetched_at, langs,
+                         zone)
     if chosen is None:
         from_url = url_date(page.url)
         if from_url is not None:
@@ -184,16 +191,17 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
     modified += [(v, "microdata") for v in meta.microdata.get("dateModified", ())]
     modified += [(v, "meta") for k in MODIFIED_META for v in meta.meta.get(k, ())]
     modified += [(t.value or t.text, "time") for t in meta.times if t.role == "modified"]
-    found_modified = _first_date(out, "modified", modified, fetched_at, langs)
+    found_modified = _first_date(out, "modified", modified, fetched_at, langs, zone)
     if found_modified is not None:
         out.fill("modified", found_modified[0].iso(), found_modified[1])
 
 
 def _first_date(out: Fields, name: str, candidates: list[tuple[str, str]],
-                fetched_at: datetime | None, langs: tuple[str, ...]
+                fetched_at: datetime | None, langs: tuple[str, ...], zone: str | None = None
                 ) -> tuple[FoundDate, str] | None:
     """The first candidate that reads as a valid date (in the page's own zone when another
-    candidate gives the same moment with it); refusals and disagreements noted."""
+    candidate gives the same moment with it, else in ``zone``, the site's zone, when it is a UTC
+    time); refusals and disagreements noted."""
     valid: list[tuple[FoundDate, str]] = []
     refused = []
     for raw, source in candidates[:MAX_DATE_CANDIDATES]:
@@ -207,6 +215,8 @@ def _first_date(out: Fields, name: str, candidates: list[tuple[str, str]],
     if not valid:
         return None
     chosen = _local(valid[0], valid[1:])
+    if chosen is valid[0] and zone is not None:
+        chosen = _in_zone(chosen, zone)
     others = [f"{s} {d.iso()}" for d, s in valid[1:] if d.day() != chosen[0].day()]
     if others:
         out.note(name, "other dates: " + ", ".join(dict.fromkeys(others[:3])))
@@ -240,6 +250,56 @@ def _local(chosen: tuple[FoundDate, str], others: list[tuple[FoundDate, str]]
         if gap <= LOCAL_WINDOW:
             return other, source
     return chosen
+
+
+def _in_zone(chosen: tuple[FoundDate, str], zone: str) -> tuple[FoundDate, str]:
+    """A UTC time (``Z``, ``+00:00``) as the same moment in ``zone``; other dates unchanged."""
+    date, source = chosen
+    if not date.has_time or _offset(date) != 0:
+        return chosen
+    return FoundDate(date.when.astimezone(pytz.timezone(zone)), True, date.raw), source
+
+
+def site_zone(url: str | None) -> str | None:
+    """The time zone of the country of the page's country-code domain (``.de``, ``.com.ar``),
+    when that country has one offset all year round everywhere in it (``pytz.country_timezones``,
+    from the tz database's zone.tab). None for ``.com`` and the other generic domains, for the
+    country-code domains sold worldwide (``.io``, ``.tv``, ...) and for countries spanning several
+    offsets (US, Brazil, Russia, Spain with the Canaries...).
+
+    Why: pages write their timestamps in UTC as often as in local time, and a story published at
+    00:30 in Berlin is dated the day before in UTC. Measured (all pages with a gold date): on
+    trafilatura_eval 4 dates became right and 1 wrong (628 -> 631 of 728), on htmldate_eval 2 and
+    1 (892 -> 893 of 995), no change on wcxb_dev, readability_testpages, gne. The region of
+    ``og:locale`` / ``<html lang>`` was tried as a second source and left out: as many dates
+    became wrong as right (``es_LA`` is Facebook's "Latin America", not Laos; an ``en-GB``
+    site dated its stories in UTC).
+
+    >>> site_zone("https://www.tagesschau.de/x"), site_zone("https://a.com/")
+    ('Europe/Berlin', None)
+    >>> site_zone("https://x.com.ar/n"), site_zone("https://x.us/n")
+    ('America/Argentina/Buenos_Aires', None)
+    """
+    host = (urlsplit(url).hostname or "") if url else ""
+    tld = host.rsplit(".", 1)[-1] if "." in host else ""
+    if len(tld) != 2 or tld in WORLDWIDE_TLDS:
+        return None
+    return _country_zone("gb" if tld == "uk" else tld)
+
+
+#: Country-code domains sold to anyone (a ``.io`` page says nothing of where its readers live).
+WORLDWIDE_TLDS = frozenset("io tv me ai fm ly to cc ws gg co la am nu tk ml ga cf gq sh ac "
+                           "is im so st vc ag gs".split())
+
+
+@functools.lru_cache(maxsize=512)
+def _country_zone(country: str) -> str | None:
+    zones = pytz.country_timezones.get(country.upper()) if len(country) == 2 else None
+    if not zones:
+        return None
+    moments = (datetime(2021, 1, 15, 12, tzinfo=UTC), datetime(2021, 7, 15, 12, tzinfo=UTC))
+    offsets = {tuple(m.astimezone(pytz.timezone(z)).utcoffset() for m in moments) for z in zones}
+    return zones[0] if len(offsets) == 1 else None
 
 
 def _offset(date: FoundDate) -> int | None:

@@ -61,3 +61,17 @@ def test_a_logo_heading_with_the_site_name_is_not_the_title() -> None:
             "<meta property='og:site_name' content='Daily Blog'></head><body>"
             "<h1>Daily Blog</h1><article><h2>x</h2><p>It rained.</p></article></body></html>")
     assert extract(html).fields.title == "Rain falls all day"
+
+
+def test_a_utc_timestamp_is_dated_in_the_zone_of_the_sites_country() -> None:
+    # kas.de (trafilatura_eval): article:published_time "2021-11-04T23:00Z", midnight in Berlin;
+    # the gold (the day the page shows) is 2021-11-05.
+    gold = fixture("trafilatura_eval-00585.html")
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.published_raw == "2021-11-04T23:00Z"
+    assert fields.published == "2021-11-05T00:00:00+01:00" and gold["date"] == "2021-11-05"
+    # the same moment: without the URL (no country to go by) it stays in UTC
+    without = extract(page_bytes(gold)).fields
+    assert without.published == "2021-11-04T23:00:00+00:00"
+    assert (datetime.fromisoformat(fields.published)
+            == datetime.fromisoformat(without.published))
