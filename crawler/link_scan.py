@@ -1,19 +1,23 @@
 """The link scan of a fetched page, run in a worker thread: its same-site links, capped, or why not.
 
 The spider needs a page's links before it yields the page item (they decide the route and the
-sibling link the pairing waits on), so it cannot read them from the extract pipeline's parse
-(issue 14's "parse once" will move routing there). This scan is the spider's own parse, off the
-reactor thread (:func:`scrapy.utils.asyncio.run_in_thread`), with the limits of
-:mod:`extractors.markup_limits` checked first: a page that would stall the parser
-(``too_many_elements``, ``too_many_attributes``) or lose text silently (``too_deep``) is refused
-with that reason.
+sibling link the pairing waits on). The scan parses the page once, with the extractor's own rules
+(:func:`extractors.parse_page`: the extractor's decoding, the limits of
+:mod:`extractors.markup_limits`, the cleaning of paper 000), reads the links from that tree, and
+hands the parsed page on in the page item (``parsed``), so the extract pipeline does not decode
+and parse it a second time. A page that would stall the parser (``too_many_elements``,
+``too_many_attributes``) or lose text silently (``too_deep``) is refused with that reason; a page
+the extractor cannot read at all (empty, binary, undecodable) has no links and goes on to the
+pipeline, which counts why.
 
 Links are read as Scrapy's default ``LinkExtractor`` reads them (``<a href>`` and ``<area href>``,
-HTML5 whitespace stripped, joined with ``<base href>``, made safe with ``safe_url_string``, links to
-``IGNORED_EXTENSIONS`` files dropped), then kept when on the page's own site
-(:func:`crawler.scope.site_origin`: scheme, host and port), deduplicated in page order and cut at
-``max_links`` (``capped`` says so). Why not the ``LinkExtractor`` itself: it parses through parsel,
-which hides the parser's error log, so a page cut at the depth limit could not be told apart.
+HTML5 whitespace stripped, joined with ``<base href>``, made safe with ``safe_url_string`` in the
+page's encoding, links to ``IGNORED_EXTENSIONS`` files dropped), then kept when on the page's own
+site (:func:`crawler.scope.site_origin`: scheme, host and port), deduplicated in page order and cut
+at ``max_links`` (``capped`` says so). Links inside the subtrees the cleaning drops (``noscript``,
+``template``, ``iframe``...: paper 000's noise) are not read. Why not the ``LinkExtractor`` itself:
+it parses through parsel, a second parse of every page, which also hides the parser's error log
+(a page cut at the depth limit could not be told apart).
 """
 
 from __future__ import annotations
@@ -21,16 +25,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
-from lxml import etree, html
-from scrapy.http import TextResponse
+from lxml import etree
+from scrapy.http import Response
 from scrapy.linkextractors import IGNORED_EXTENSIONS
-from scrapy.utils.response import get_base_url
 from scrapy.utils.url import url_has_any_extension
 from w3lib.html import strip_html5_whitespace
 from w3lib.url import safe_url_string
 
 from crawler.scope import FETCHABLE_SCHEMES, site_origin
-from extractors.markup_limits import attribute_overflow, depth_exceeded, markup_overflow
+from extractors.errors import BadInput, MarkupTooComplex, TooDeep, TooManyElements
+from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 
 __all__ = ["MAX_LINKS_PER_PAGE", "PageScan", "scan_page"]
 
@@ -50,47 +54,56 @@ class PageScan:
     refused: str | None = None  # "too_many_elements" | "too_many_attributes" | "too_deep"
     capped: list[str] = field(default_factory=list)  # "links" when links were cut
     found: int = 0  # same-site links before the cap
+    page: Page | None = None  # the parsed page, for the extract pipeline
 
 
-def scan_page(response: TextResponse, max_links: int = MAX_LINKS_PER_PAGE) -> PageScan:
+def scan_page(response: Response, max_links: int = MAX_LINKS_PER_PAGE,
+              max_bytes: int = DEFAULT_MAX_BYTES) -> PageScan:
     """Scan ``response`` (in a worker thread): the checks and links of the module docstring."""
-    text = response.text
-    if markup_overflow(text) is not None:
-        return PageScan(refused="too_many_elements")
-    if attribute_overflow(text) is not None:
-        return PageScan(refused="too_many_attributes")
-    parser = html.HTMLParser(recover=True, encoding="utf-8", huge_tree=True)
-    body = text.strip().replace("\x00", "").encode("utf-8") or b"<html/>"
+    content_type = response.headers.get(b"Content-Type")
     try:
-        root = etree.fromstring(body, parser=parser)
-    except (etree.ParserError, ValueError):  # nothing parseable: no links
+        page = parse_page(response.body, url=response.url, max_bytes=max_bytes,
+                          content_type=content_type.decode("latin-1") if content_type else None)
+    except (TooManyElements, MarkupTooComplex, TooDeep) as exc:
+        return PageScan(refused=exc.reason)
+    except BadInput:  # nothing readable: no links; the pipeline says why
         return PageScan()
-    if depth_exceeded(parser):
-        return PageScan(refused="too_deep")
-    if root is None:
-        return PageScan()
-    links = _same_site_links(root, response)
-    scan = PageScan(links=links[:max_links], found=len(links))
+    links = _same_site_links(page, response.url)
+    scan = PageScan(links=links[:max_links], found=len(links), page=page)
     if len(links) > max_links:
         scan.capped.append("links")
     return scan
 
 
-def _same_site_links(root: etree._Element, response: TextResponse) -> list[str]:
-    base, site, encoding = get_base_url(response), site_origin(response.url), response.encoding
+def _same_site_links(page: Page, url: str) -> list[str]:
+    base, site, encoding = _base_url(page.root, url), site_origin(url), page.encoding
+    if encoding in ("unicode", "ascii"):
+        encoding = "utf-8"
     found: dict[str, None] = {}
-    for element in root.iter(*_LINK_TAGS):
+    for element in page.root.iter(*_LINK_TAGS):
         href = element.get("href")
         if href is None:
             continue
         try:
-            url = safe_url_string(urljoin(base, strip_html5_whitespace(href)), encoding=encoding)
-            url = urljoin(response.url, url)
-            parts = urlsplit(url)
+            link = safe_url_string(urljoin(base, strip_html5_whitespace(href)), encoding=encoding)
+            link = urljoin(url, link)
+            parts = urlsplit(link)
         except ValueError:  # a bogus link (bad port, bad IPv6 literal...)
             continue
-        if parts.scheme not in FETCHABLE_SCHEMES or url_has_any_extension(url, _DENY_EXTENSIONS):
+        if parts.scheme not in FETCHABLE_SCHEMES or url_has_any_extension(link, _DENY_EXTENSIONS):
             continue
-        if site_origin(url) == site:
-            found.setdefault(url, None)
+        if site_origin(link) == site:
+            found.setdefault(link, None)
     return list(found)
+
+
+def _base_url(root: etree._Element, url: str) -> str:
+    """The page's ``<base href>`` joined with its URL (Scrapy's ``get_base_url``), else the URL."""
+    for element in root.iter("base"):
+        href = element.get("href")
+        if href and href.strip():
+            try:
+                return urljoin(url, strip_html5_whitespace(href))
+            except ValueError:
+                return url
+    return url

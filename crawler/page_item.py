@@ -4,7 +4,9 @@ Shape (see docs/CONTRACT.md): ``{"kind": "page", "url", "status", "request_heade
 "response_headers": {str: [str]}, "body": bytes, "fetched_at", "template_key", "route", "referer",
 "depth", "sibling_link", "sibling_for", "warc"}``; ``warc`` is the pointer of the response's WARC
 record, set by :class:`pipelines.warc_capture.WarcCaptureMiddleware` (``None`` without it).
-Header bytes are decoded as latin-1, so they round-trip exactly.
+Header bytes are decoded as latin-1, so they round-trip exactly. The spider adds ``parsed`` (key
+:data:`PARSED`): the page as :func:`extractors.parse_page` parsed it for the link scan, an object
+in memory only, which the extract pipeline takes out before anything could serialise the item.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from crawler.sources import HINT_META
 from crawler.templates import template_key
 from pipelines.warc_capture import WARC_META
 
-__all__ = ["HTML_TYPES", "page_item", "skip_reason"]
+__all__ = ["HTML_TYPES", "PARSED", "page_item", "skip_reason"]
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+#: The page item's key for the spider's parsed page (:class:`extractors.Page`, never serialised).
+PARSED = "parsed"
 
 
 def _text(value: bytes) -> str:

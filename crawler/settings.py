@@ -56,6 +56,10 @@ SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 # (a gzip bomb stops there too, counted too_large).
 NEWSCRAWL_MAX_PAGE_BYTES = 10_000_000
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
+# Parsed pages kept by the extract pipeline (pipelines/parsed_pages.py): the spider's parse of a
+# page while it waits for its sibling, and parsed siblings for the next article of their template.
+NEWSCRAWL_PARSED_PAGES = 128
+NEWSCRAWL_SIBLING_PAGES = 32
 
 # Scope and SSRF (crawler/scope.py, crawler/downloadermiddlewares/address_guard.py): no request
 # reaches a loopback, private, link-local or reserved address, after DNS resolution and on every

@@ -63,10 +63,11 @@ class Extraction:
         }
 
 
-def extract(document: bytes | str, url: str | None = None, content_type: str | None = None,
+def extract(document: bytes | str | Page, url: str | None = None, content_type: str | None = None,
             max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None,
             fetched_at: datetime | None = None, svm: SvmPolicy | None = None) -> Extraction:
-    """Parse ``document`` once and run the article chain: [LCS denoise against ``sibling``,]
+    """Parse ``document`` once (or take it already parsed, as a :class:`Page` of
+    :func:`parse_page`) and run the article chain: [LCS denoise against ``sibling``,]
     furniture removal by name and story container (:mod:`extractors.boilerplate`,
     :mod:`extractors.story`), attenuation main text, fields (title, dates, authors... see
     :mod:`extractors.fields`), page type. The body never depends on the page type.
@@ -80,7 +81,11 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     oversized or unparseable input.
     """
     t0 = time.perf_counter()
-    page = parse_page(document, url=url, content_type=content_type, max_bytes=max_bytes)
+    if isinstance(document, Page):
+        page = document
+        t0 -= sum(page.timings.get(step, 0.0) for step in ("decode", "parse", "table")) / 1e3
+    else:
+        page = parse_page(document, url=url, content_type=content_type, max_bytes=max_bytes)
     t1 = time.perf_counter()
     content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()

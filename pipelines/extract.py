@@ -9,6 +9,10 @@ Article pages are extracted against a same-template sibling page (LCS denoising,
 by :class:`pipelines.pairing.SiblingPairing`, which may hold a page until its sibling arrives; the
 news item says which sibling was used or why there was none (``extraction.sibling``).
 
+A page is parsed once: the spider's link scan parses it (``item["parsed"]``) and the extraction
+takes that tree; parsed siblings are kept for the next article of their template
+(:mod:`pipelines.parsed_pages`; ``NEWSCRAWL_PARSED_PAGES``, ``NEWSCRAWL_SIBLING_PAGES``).
+
 List pages (route ``list``, or an extracted ``page_type`` of ``list``) become ``NewsList`` items:
 records by a PSNT wrapper, known or induced from the page and a same-template sibling list page
 (:mod:`pipelines.lists`); a list page whose template has a known wrapper is not held for a sibling.
@@ -30,7 +34,10 @@ from extractors.svm_fields import policy_for
 from extractors.errors import BadInput
 from pipelines.items import news_item, site_of
 from pipelines.lists import ListOutcome, ListStage, news_list_item
+from crawler.page_item import PARSED
 from pipelines.pairing import DISABLED, SiblingPairing, pairing_from_crawler, reason_slug
+from pipelines.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PageCache,
+                                    body_key)
 from pipelines.siblings import StoredPage
 
 if TYPE_CHECKING:
@@ -55,8 +62,12 @@ class ExtractPipeline:
         pairing: SiblingPairing | None = None,
         lists: ListStage | None = None,
         svm: extractors.SvmPolicy | None = None,
+        parsed_pages: int = DEFAULT_PARSED_PAGES,
+        sibling_pages: int = DEFAULT_SIBLING_PAGES,
     ) -> None:
         self.crawler = crawler
+        self.parsed = PageCache(parsed_pages)
+        self.siblings = PageCache(sibling_pages)
         self.max_page_bytes = max_page_bytes
         self.pairing = pairing
         self.lists = lists
@@ -65,8 +76,11 @@ class ExtractPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         limit = crawler.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES", DEFAULT_MAX_PAGE_BYTES)
+        settings = crawler.settings
         return cls(crawler, limit, pairing_from_crawler(crawler), ListStage.from_crawler(crawler),
-                   policy_for(crawler.settings.get("NEWSCRAWL_FIELDS_MODEL")))
+                   policy_for(settings.get("NEWSCRAWL_FIELDS_MODEL")),
+                   settings.getint("NEWSCRAWL_PARSED_PAGES", DEFAULT_PARSED_PAGES),
+                   settings.getint("NEWSCRAWL_SIBLING_PAGES", DEFAULT_SIBLING_PAGES))
 
     def close_spider(self) -> None:
         if self.pairing is not None:
@@ -77,25 +91,36 @@ class ExtractPipeline:
     async def process_item(self, item: Any) -> Any:
         if not (isinstance(item, dict) and item.get("kind") == "page"):
             return item
+        parsed = item.pop(PARSED, None)
+        if parsed is not None:
+            self.parsed.put(id(item), parsed)
         news = None
         try:
-            news = await self._process_page(item)
+            news = await self._process_page(item, parsed is not None)
             return news
         finally:  # the spider waits for a list page's records, whatever happened to it
+            self.parsed.pop(id(item))
             if self.lists is not None and item.get("route") == "list":
                 self.lists.publish(item["url"], news)
 
-    async def _process_page(self, item: dict[str, Any]) -> dict[str, Any]:
+    async def _process_page(self, item: dict[str, Any], had_parse: bool = False
+                            ) -> dict[str, Any]:
         url, body = item["url"], item["body"]
         if len(body) > self.max_page_bytes:
             self._skip(url, "too_large", f"{len(body)} bytes > {self.max_page_bytes}")
         content_type = header_value(item.get("response_headers") or {}, "Content-Type")
         is_list = self.lists is not None and item.get("route") == "list"
         sibling, no_sibling = await self._sibling(item, is_list)
+        parsed = self.parsed.pop(id(item))  # None: evicted while the page was held; parse again
+        if parsed is not None:
+            self._count("newscrawl/parse/reused")
+        else:  # "unparsed": the scan could not read it either (empty, binary...): the parse says why
+            self._count(f"newscrawl/parse/{'again' if had_parse else 'unparsed'}")
         try:
             result = await run_in_thread(  # LCS is for articles: a list page runs without it
-                extract_page, body, url, content_type, self.max_page_bytes,
-                None if is_list else sibling, fetched_at(item), self.svm,
+                extract_page, parsed if parsed is not None else body, url, content_type,
+                self.max_page_bytes, None if is_list else sibling, fetched_at(item), self.svm,
+                self.siblings,
             )
         except BadInput as exc:
             self._skip(url, exc.reason, str(exc))
@@ -103,6 +128,9 @@ class ExtractPipeline:
             logger.exception("Extractor failed on %s", url)
             self._count("newscrawl/errors/extract_exception")
             raise DropItem(f"extract_exception: {url}: {type(exc).__name__}: {exc}") from exc
+        stats = self.crawler.stats
+        stats.set_value("newscrawl/parse/siblings_reused", self.siblings.hits)
+        stats.set_value("newscrawl/parse/siblings_parsed", self.siblings.misses)
         if self.lists is not None and (is_list or result.page_type == "list"):
             return await self._news_list(item, result, sibling, no_sibling)
         news = news_item(item, result).to_dict()
@@ -161,30 +189,38 @@ class ExtractPipeline:
 
 
 def extract_page(
-    body: bytes,
+    body: bytes | extractors.Page,
     url: str,
     content_type: str | None,
     max_bytes: int,
     sibling: StoredPage | None,
     fetched: datetime | None = None,
     svm: extractors.SvmPolicy | None = None,
+    siblings: PageCache | None = None,
 ) -> extractors.Extraction:
-    """:func:`extractors.extract`, against ``sibling`` (parsed with its own Content-Type) if any.
+    """:func:`extractors.extract` of ``body`` (bytes, or the page already parsed), against
+    ``sibling`` (parsed with its own Content-Type, or taken from ``siblings``) if any.
 
     Runs in a worker thread. A sibling that cannot be parsed is passed as bytes, so the extractor
     reports why it was not used.
     """
     other: bytes | extractors.Page | None = None
     if sibling is not None:
-        try:
-            other = extractors.parse_page(
-                sibling.body,
-                url=sibling.url,
-                content_type=sibling.content_type,
-                max_bytes=max_bytes,
-            )
-        except BadInput:
-            other = sibling.body
+        key = body_key(sibling.url, sibling.body)
+        other = siblings.get(key) if siblings is not None else None
+        if other is None:
+            try:
+                other = extractors.parse_page(
+                    sibling.body,
+                    url=sibling.url,
+                    content_type=sibling.content_type,
+                    max_bytes=max_bytes,
+                )
+            except BadInput:
+                other = sibling.body
+            else:
+                if siblings is not None:
+                    siblings.put(key, other)
     return extractors.extract(
         body, url=url, content_type=content_type, max_bytes=max_bytes, sibling=other,
         fetched_at=fetched, svm=svm,

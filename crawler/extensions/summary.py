@@ -40,6 +40,7 @@ def build_summary(stats: dict, elapsed_s: float, finish_reason: str) -> dict:
         "page_types": _prefixed(stats, "newscrawl/page_type/"),
         "skipped": _prefixed(stats, "newscrawl/skipped/"),
         "siblings": _prefixed(stats, "newscrawl/siblings/"),
+        "parse": _prefixed(stats, "newscrawl/parse/"),
         "wrappers": _prefixed(stats, "newscrawl/wrappers/"),
         "leases": _prefixed(stats, "newscrawl/leases/"),
         "redis": _prefixed(stats, "newscrawl/redis/"),

@@ -53,7 +53,7 @@ from twisted.python.failure import Failure
 from crawler.downloadermiddlewares.address_guard import SEED_ORIGIN
 from crawler.failures import failure_reason
 from crawler.link_scan import MAX_LINKS_PER_PAGE, PageScan, scan_page
-from crawler.page_item import page_item, skip_reason
+from crawler.page_item import PARSED, page_item, skip_reason
 from crawler.rounds import ROUND_META, is_front
 from crawler.routing import route
 from crawler.scope import host_origin, site_origin
@@ -61,6 +61,7 @@ from crawler.sites import SiteBook, load_sites
 from crawler.sources import HINT_META, Source, read_source, source_kind
 from crawler.sibling_links import choose_sibling_link, list_template_key
 from crawler.templates import template_key
+from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.record_board import RECORD_PRIORITY, record_board
 
 logger = logging.getLogger(__name__)
@@ -283,6 +284,8 @@ class NewsSpider(scrapy.Spider):
             key_of = list_template_key if is_list else template_key
             sibling = choose_sibling_link(response.url, links, key_of=key_of)
         item = page_item(response, page_route, sibling, response.meta.get(SIBLING_FOR))
+        if scan.page is not None:  # parsed once: the extract pipeline takes it from here
+            item[PARSED] = scan.page
         if is_list:  # sections of one site share a list template (crawler.sibling_links)
             item["template_key"] = list_template_key(response.url)
         sibling_request = self.sibling_request(response, item["template_key"], sibling)
@@ -295,7 +298,8 @@ class NewsSpider(scrapy.Spider):
         """The page's links (:func:`crawler.link_scan.scan_page` in a worker thread)."""
         if not isinstance(response, TextResponse):
             return PageScan()
-        return await run_in_thread(scan_page, response, self.max_links)
+        max_bytes = self.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES") or DEFAULT_MAX_BYTES
+        return await run_in_thread(scan_page, response, self.max_links, max_bytes)
 
     async def list_output(
         self, response: Response, head: list[Any], links: list[str]

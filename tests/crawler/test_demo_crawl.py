@@ -43,6 +43,18 @@ def test_summary_counts_match_the_manifest(demo_out: Path, expected: Expected) -
     assert summary["finish_reason"] == "finished"
 
 
+def test_each_page_is_parsed_once_and_siblings_are_reused(demo_out: Path) -> None:
+    """The spider's parse reaches the extraction (no page parsed again), and an article whose
+    sibling was parsed for an earlier article of its template gets that parse."""
+    summary = json.loads((demo_out / "summary.json").read_text())
+    parse = summary["parse"]
+    extracted = sum(summary["page_types"].values())
+    assert parse.get("reused", 0) >= extracted > 0 and parse.get("again", 0) == 0
+    assert parse["siblings_reused"] > 0 and parse["siblings_parsed"] > 0
+    assert parse["siblings_reused"] + parse["siblings_parsed"] <= summary["siblings"]["used"] + \
+        sum(v for k, v in summary["siblings"].items() if k.startswith("none/"))
+
+
 def test_every_item_matches_the_published_schema(demo_out: Path) -> None:
     jsonschema = pytest.importorskip("jsonschema", reason="pip install -e '.[test]'")
     schema = json.loads((Path(__file__).parents[2] / "docs" / "item.schema.json").read_text())
