@@ -46,6 +46,13 @@ MAX_LD_SCRIPTS = 20
 #: (Discourse forums: 12 of wcxb_dev's 29 empty outputs). 200 characters is less than any gold
 #: body of the dev sets that is not empty.
 NOSCRIPT_FALLBACK_CHARS = 200
+#: A ``button`` holding more text than this is a button the page left open (libxml2 does not close
+#: a ``<button>`` at the next one as browsers do, so everything after it becomes its content): its
+#: tag is dropped and its content kept, instead of removing the rest of the page with it. Button
+#: labels are a few words; wcxb_dev's dotdash pages (southernliving, investopedia, health.com,
+#: treehugger) lost their whole story to a header menu button (four wcxb_dev pages from F1 0 to
+#: 0.95-1.0; see :data:`extractors.boilerplate.INLINE_EXEMPT_TAGS` for the figures).
+MAX_BUTTON_CHARS = 300
 #: Bodies above this size are refused (a crawl setting overrides it).
 DEFAULT_MAX_BYTES = 10_000_000
 
@@ -126,6 +133,9 @@ def _parse(text: str, keep_noscript: bool = False
         raise MalformedDocument("the markup holds no element")
     ld_json = tuple(_ld_json_texts(root))
     noise = [t for t in NOISE_TAGS if t != "noscript"] if keep_noscript else NOISE_TAGS
+    for button in root.iter("button"):
+        if len(button.text_content()) > MAX_BUTTON_CHARS:
+            button.tag = "div"  # an unclosed button: keep what it swallowed
     etree.strip_elements(root, *noise, with_tail=False)
     body = root.find("body")
     return root, (root if body is None else body), ld_json
