@@ -27,6 +27,7 @@ the paper-only model).
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,9 +35,10 @@ import numpy as np
 
 from extractors.modelio import load_model
 from extractors.nodetable import NodeTable
+from extractors.page import Page
 
 __all__ = ["CLASSES", "FEATURES", "MODEL_NAME", "NodeClasses", "NodeModel", "classify_nodes",
-           "load_node_model", "node_features", "page_type_of"]
+           "default_node_model", "load_node_model", "node_features", "page_features", "page_type_of"]
 
 MODEL_NAME = "dwsie"
 #: Output classes of the node network, in column order (paper 002, figure 2).
@@ -47,9 +49,15 @@ _TAG_FLAGS = ("a", "li", "ul|ol", "p", "div", "article|section|main", "table|tbo
 EXTRA_FEATURES = ("link_share", "page_share", "links", "paragraphs", "child_link_share",
                   "child_tag_uniformity", "siblings", "sibling_tag_share", "own_IL",
                   *(f"tag:{t}" for t in _TAG_FLAGS))
-FEATURES = PAPER_FEATURES + EXTRA_FEATURES
+#: Page-level signals, the same on every row of a page: what the page declares about itself. The
+#: paper's rule types every page with a content node as an article; wcxb_dev's ``other`` pages
+#: (products, services, forums, documentation) have one too, and only these tell them apart.
+PAGE_SIGNALS = ("page:og_article", "page:published_meta", "page:ld_article", "page:ld_not_article",
+                "page:time_elements", "page:author_marks")
+FEATURES = PAPER_FEATURES + EXTRA_FEATURES + PAGE_SIGNALS
 #: Columns passed through ``log1p`` before scaling in the extended model (counts).
-LOG_COLUMNS = ("IL", "SC", "mean_IL", "var_IL", "links", "paragraphs", "siblings", "own_IL")
+LOG_COLUMNS = ("IL", "SC", "mean_IL", "var_IL", "links", "paragraphs", "siblings", "own_IL",
+               "page:time_elements", "page:author_marks")
 #: A node is a content node when the network gives ``cont`` at least this probability. Paper 002
 #: takes the arg-max; this is the trainer's choice on the *training* sites (the value with the best
 #: page-type accuracy there, ties to the lower), written to the card and read from it.
@@ -57,6 +65,15 @@ DEFAULT_CONT_THRESHOLD = 0.5
 #: List-node children a parent needs to be a list subtree (paper 002 gives no number; a list of
 #: one or two items is not told apart from a heading and a teaser). Calibrated with the threshold.
 MIN_LIST_NODES = 3
+_PUBLISHED_KEYS = frozenset(("article:published_time", "datepublished", "pubdate", "publishdate",
+                             "dc.date", "dc.date.issued", "sailthru.date", "parsely-pub-date",
+                             "og:published_time", "article.published"))
+_LD_ARTICLE = re.compile(r'"@type"\s*:\s*\[?[^\]]*?"(?:News|Blog|Report|Tech|Scholarly)?'
+                         r'(?:Article|BlogPosting|LiveBlogPosting)"')
+_LD_NOT_ARTICLE = re.compile(r'"@type"\s*:\s*\[?[^\]]*?"(?:Product|QAPage|FAQPage|'
+                             r'DiscussionForumPosting|SoftwareApplication|Course|Service|Offer|'
+                             r'CollectionPage|ItemList|SearchResultsPage)"')
+_AUTHOR_MARK = re.compile(r"author|byline", re.IGNORECASE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _WORDS = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 
@@ -70,8 +87,32 @@ def information_length(text: str) -> int:
     return len(_CJK.findall(text)) + len(_WORDS.findall(text))
 
 
+def page_features(page: Page) -> np.ndarray:
+    """:func:`node_features` of the page's table, its :func:`page_signals` on every row."""
+    table = node_features(page.nodes)
+    table[:, len(FEATURES) - len(PAGE_SIGNALS):] = page_signals(page)
+    return table
+
+
+def page_signals(page: Page) -> np.ndarray:
+    """The values of :data:`PAGE_SIGNALS`: og:type article, a published-date meta, JSON-LD typed
+    as an article or as something else, ``<time>`` elements and author/byline-marked elements."""
+    og = published = False
+    for meta in page.root.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
+        og |= key == "og:type" and "article" in (meta.get("content") or "").lower()
+        published |= key in _PUBLISHED_KEYS
+    ld = "\n".join(page.ld_json)
+    nodes = page.nodes
+    times = sum(1 for tag in nodes.tag if tag == "time")
+    marks = sum(1 for c, i in zip(nodes.classes, nodes.ident) if _AUTHOR_MARK.search(c + " " + i))
+    return np.array([og, published, bool(_LD_ARTICLE.search(ld)),
+                     bool(_LD_NOT_ARTICLE.search(ld)), times, marks], dtype=np.float64)
+
+
 def node_features(nodes: NodeTable) -> np.ndarray:
-    """A float64 ``(rows, len(FEATURES))`` table, unscaled, in the order of :data:`FEATURES`."""
+    """A float64 ``(rows, len(FEATURES))`` table, unscaled, in the order of :data:`FEATURES`
+    (the page signals left 0: :func:`page_features` fills them)."""
     n = len(nodes)
     seg_il = np.fromiter(map(information_length, nodes.seg_text), dtype=np.float64,
                          count=len(nodes.seg_text))
@@ -103,7 +144,8 @@ def node_features(nodes: NodeTable) -> np.ndarray:
     flags = [np.isin(tags, group.split("|")).astype(np.float64) for group in _TAG_FLAGS]
     columns = [il, nodes.depth.astype(np.float64), sc, mean_il, np.maximum(var_il, 0.0),
                link_share, page_share, nodes.links.astype(np.float64), paragraphs, child_link,
-               uniformity, siblings, sibling_share, own_il, *flags]
+               uniformity, siblings, sibling_share, own_il, *flags,
+               *(np.zeros(n) for _ in PAGE_SIGNALS)]
     return np.column_stack(columns) if n else np.zeros((0, len(FEATURES)))
 
 
@@ -188,6 +230,18 @@ def load_node_model(folder: str | Path | None = None) -> NodeModel:
     return NodeModel.from_arrays(loaded.arrays, loaded.card)
 
 
+_default: dict[str, NodeModel] = {}
+_default_lock = threading.Lock()
+
+
+def default_node_model() -> NodeModel:
+    """The shipped node network, loaded once per process (as :func:`extractors.svm_fields.default_model`)."""
+    with _default_lock:
+        if "model" not in _default:
+            _default["model"] = load_node_model(None)
+        return _default["model"]
+
+
 @dataclass(frozen=True, slots=True)
 class NodeClasses:
     """The classified page: per-row probabilities, content node, list subtrees, page type."""
@@ -198,11 +252,12 @@ class NodeClasses:
     page_type: str                   # article / list / other
 
 
-def classify_nodes(nodes: NodeTable, model: NodeModel) -> NodeClasses:
+def classify_nodes(page: Page, model: NodeModel) -> NodeClasses:
     """Run the network over every row and apply the paper's page-type rule."""
+    nodes = page.nodes
     if not len(nodes):
         return NodeClasses(np.zeros((0, 3)), None, (), "other")
-    proba = model.probabilities(node_features(nodes))
+    proba = model.probabilities(page_features(page))
     cont = proba[:, 1]
     best = int(np.argmax(cont))
     content = best if cont[best] >= model.cont_threshold else None

@@ -43,7 +43,8 @@ from pathlib import Path
 import numpy as np
 
 from extractors.dwsie import (CLASSES, FEATURES, LOG_COLUMNS, MIN_LIST_NODES, MODEL_NAME,
-                              PAPER_FEATURES, NodeModel, list_subtrees, node_features, page_type_of)
+                              PAGE_SIGNALS, PAPER_FEATURES, NodeModel, list_subtrees, page_features,
+                              page_type_of)
 from extractors.evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
 from extractors.evaluation.training.fields import bigrams, words
 from extractors.modelio import MODELS_DIR, save_model
@@ -70,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"(default: {' '.join(DEFAULT_SETS)})")
     parser.add_argument("-o", "--out", type=Path, default=MODELS_DIR, metavar="MODEL_DIR",
                         help="where dwsie.npz and its card go (default: the package's models)")
-    parser.add_argument("--features", choices=("all", "paper"), default="all",
+    parser.add_argument("--features", choices=("all", "structure", "paper"), default="all",
                         help="the feature set of the saved model (both are trained and printed)")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="read N pages per set, evenly spaced (for a quick run)")
@@ -148,10 +149,13 @@ def _sample(table: np.ndarray, tags: list[str], positives: dict[int, np.ndarray]
                 for r in (rows if label == LABEL["LN"] else rows[:MAX_POSITIVES]).tolist()]
     rest = [r for r in range(len(tags)) if r not in taken]
     pos_tags = {tags[r] for r in pos_rows}
-    texty = table[:, 0] > 0
-    hard = [r for r in rest if tags[r] in pos_tags and texty[r]] if pos_tags else \
-        [r for r in rest if texty[r]]
-    picked = rng.sample(hard, min(len(hard), k // 2))
+    if pos_tags:
+        texty = table[:, 0] > 0
+        hard = [r for r in rest if tags[r] in pos_tags and texty[r]]
+        picked = rng.sample(hard, min(len(hard), k // 2))
+    else:  # nothing is a record or the story here: the rows with the most prose are the hard ones
+        prose = table[:, 0] * (1.0 - table[:, FEATURES.index("link_share")])
+        picked = sorted(rest, key=lambda r: -prose[r])[:k // 2]
     others = sorted(set(rest) - set(picked))
     picked += rng.sample(others, min(len(others), k - len(picked)))
     rows = pos_rows + sorted(picked)
@@ -183,7 +187,7 @@ def read_pages(folders: list[Path], limit: int | None, negatives: int, seed: int
                 size[f"skipped_{exc.reason}"] += 1
                 continue
             nodes = page.nodes
-            table = node_features(nodes)
+            table = page_features(page)
             site = site_of(gold)
             rows = PageRows(dataset.name, site, kind, table, nodes.parent.copy(), nodes.end.copy())
             positives: dict[int, np.ndarray] = {}
@@ -349,7 +353,8 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     results = {}
-    for name, features in (("paper", PAPER_FEATURES), ("all", FEATURES)):
+    structural = tuple(f for f in FEATURES if f not in PAGE_SIGNALS)
+    for name, features in (("paper", PAPER_FEATURES), ("structure", structural), ("all", FEATURES)):
         model = fit(pages, features, args.seed)
         model = replace(model, cont_threshold=choose_threshold(model, train))
         results[name] = (model, evaluate(model, pages))
@@ -370,8 +375,8 @@ def run(args: argparse.Namespace) -> int:
                      "early_stopping": True, "seed": args.seed,
                      "seconds": round(time.perf_counter() - t0, 1)},
         "validation": scores,
-        "validation_paper_features": results["paper"][1],
-        "validation_all_features": results["all"][1],
+        "validation_by_feature_set": {name: {"cont_threshold": m.cont_threshold, **sc}
+                                      for name, (m, sc) in results.items()},
     }
     path = save_model(args.out, MODEL_NAME, model.to_arrays(), card)
     print(f"\nmodel ({args.features} features) written to {path} and its card")
