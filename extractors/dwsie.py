@@ -8,7 +8,8 @@ a list subtree (a parent with :data:`MIN_LIST_NODES` or more list-node children)
 else it is ``other``.
 
 Features. The paper's five, per element: ``IL`` (information length: words of the subtree's text,
-a CJK character counting as one word), ``depth``, ``SC`` (element children), ``mean_IL`` and
+a CJK character counting as one word; counted per text segment of the node table, so
+``<b>a</b>b`` is two words), ``depth``, ``SC`` (element children), ``mean_IL`` and
 ``var_IL`` (mean and variance of the children's ``IL``). :data:`EXTRA_FEATURES` are ours, kept
 because they raise the validation scores (the trainer prints both sets side by side): link share,
 share of the page's text, links, paragraphs, the children's mean link share, how uniform the
