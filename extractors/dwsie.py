@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from extractors.dwsie_pagetype import PageRule, page_aggregates
 from extractors.modelio import load_model
 from extractors.nodetable import NodeTable
 from extractors.page import Page
@@ -181,6 +182,8 @@ class NodeModel:
     biases: tuple[np.ndarray, ...]
     cont_threshold: float = DEFAULT_CONT_THRESHOLD
     min_list_nodes: int = MIN_LIST_NODES
+    #: The learned page stage (:mod:`extractors.dwsie_pagetype`); None: the paper's rule.
+    page_rule: PageRule | None = None
 
     def columns(self, table: np.ndarray) -> np.ndarray:
         """The model's columns of ``table``, ``log1p`` where listed (before scaling)."""
@@ -210,6 +213,8 @@ class NodeModel:
         arrays = {"low": self.low, "span": self.span}
         for k, (w, b) in enumerate(zip(self.weights, self.biases)):
             arrays[f"w{k}"], arrays[f"b{k}"] = w, b
+        if self.page_rule is not None:
+            arrays.update(self.page_rule.to_arrays())
         return arrays
 
     @classmethod
@@ -221,7 +226,8 @@ class NodeModel:
                    tuple(arrays[f"w{k}"] for k in range(layers)),
                    tuple(arrays[f"b{k}"] for k in range(layers)),
                    float(decision.get("cont_threshold", DEFAULT_CONT_THRESHOLD)),
-                   int(decision.get("min_list_nodes", MIN_LIST_NODES)))
+                   int(decision.get("min_list_nodes", MIN_LIST_NODES)),
+                   PageRule.from_arrays(arrays, float(decision.get("article_threshold", 0.5))))
 
 
 def load_node_model(folder: str | Path | None = None) -> NodeModel:
@@ -250,20 +256,27 @@ class NodeClasses:
     probabilities: np.ndarray        # (rows, 3), columns as CLASSES
     content: int | None              # the most probable content node, if any passes the threshold
     lists: tuple[tuple[int, tuple[int, ...]], ...]  # (parent row, its list-node children)
-    page_type: str                   # article / list / other
+    page_type: str                   # article / list / other: the page rule's, else the paper's
+    paper_page_type: str             # the paper's rule (content node, else list subtree)
 
 
 def classify_nodes(page: Page, model: NodeModel) -> NodeClasses:
-    """Run the network over every row and apply the paper's page-type rule."""
+    """Run the network over every row; the page type by the model's page rule (the paper's rule
+    when it has none), the paper's rule's type beside it."""
     nodes = page.nodes
     if not len(nodes):
-        return NodeClasses(np.zeros((0, 3)), None, (), "other")
-    proba = model.probabilities(page_features(page))
+        return NodeClasses(np.zeros((0, 3)), None, (), "other", "other")
+    table = page_features(page)
+    proba = model.probabilities(table)
     cont = proba[:, 1]
     best = int(np.argmax(cont))
     content = best if cont[best] >= model.cont_threshold else None
     lists = list_subtrees(nodes, proba, model.min_list_nodes)
-    return NodeClasses(proba, content, lists, page_type_of(content, lists))
+    paper = page_type_of(content, lists)
+    kind = paper
+    if model.page_rule is not None:
+        kind = model.page_rule.page_types(page_aggregates(table, proba, nodes, lists))[0]
+    return NodeClasses(proba, content, lists, kind, paper)
 
 
 def list_subtrees(nodes: NodeTable, proba: np.ndarray, min_nodes: int

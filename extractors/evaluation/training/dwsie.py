@@ -45,6 +45,7 @@ import numpy as np
 from extractors.dwsie import (CLASSES, FEATURES, LOG_COLUMNS, MIN_LIST_NODES, MODEL_NAME,
                               PAGE_SIGNALS, PAPER_FEATURES, NodeModel, list_subtrees, page_features,
                               page_type_of)
+from extractors.dwsie_pagetype import AGGREGATES, PAGE_TYPES, PageRule, page_aggregates
 from extractors.evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
 from extractors.evaluation.training.fields import bigrams, words
 from extractors.modelio import MODELS_DIR, save_model
@@ -62,6 +63,9 @@ MAX_POSITIVES = 10
 #: Candidate thresholds on P(cont) for the page-type rule.
 THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98)
 HIDDEN = (32, 16)
+#: Candidate article thresholds of the page rule, and the cross-validated recall it must keep.
+ARTICLE_THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+ARTICLE_RECALL = 0.98
 LABEL = {name: k for k, name in enumerate(CLASSES)}
 
 
@@ -79,6 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="'other' rows per page (default 60)")
     parser.add_argument("--class-weight", choices=("none", "balanced"), default="none",
                         help="weigh the examples so each class counts alike (default: none)")
+    parser.add_argument("--article-recall", type=float, default=ARTICLE_RECALL, metavar="R",
+                        help="article recall (cross-validated on the training sites) the page "
+                             f"rule's article threshold keeps (default {ARTICLE_RECALL})")
     parser.add_argument("--seed", type=int, default=1)
 
 
@@ -255,10 +262,11 @@ def fit(pages: list[PageRows], features: tuple[str, ...], seed: int,
 
 @dataclass(slots=True)
 class Decisions:
-    """Per page: the highest P(cont) and whether a list subtree was found."""
+    """Per page: the highest P(cont), whether a list subtree was found, the page aggregates."""
 
     top_cont: np.ndarray
     has_list: np.ndarray
+    aggregates: np.ndarray
 
     def page_types(self, threshold: float) -> list[str]:
         return [page_type_of(0 if c >= threshold else None, (1,) if lst else ())
@@ -266,12 +274,43 @@ class Decisions:
 
 
 def decide(model: NodeModel, pages: list[PageRows]) -> Decisions:
-    top, lists = [], []
+    top, lists, aggregates = [], [], []
     for page in pages:
         proba = model.probabilities(page.table)
+        rows = _Rows(page.parent, page.end)
+        found = list_subtrees(rows, proba, MIN_LIST_NODES)
         top.append(float(proba[:, 1].max()) if len(proba) else 0.0)
-        lists.append(bool(list_subtrees(_Rows(page.parent, page.end), proba, MIN_LIST_NODES)))
-    return Decisions(np.asarray(top), np.asarray(lists, dtype=bool))
+        lists.append(bool(found))
+        aggregates.append(page_aggregates(page.table, proba, rows, found))
+    return Decisions(np.asarray(top), np.asarray(lists, dtype=bool), np.vstack(aggregates))
+
+
+def fit_page_rule(decisions: Decisions, pages: list[PageRows], seed: int,
+                  recall: float = 0.99) -> PageRule:
+    """A multinomial logistic regression over the page aggregates of the training pages typed
+    article / list / other; the article threshold is the highest of :data:`ARTICLE_THRESHOLDS`
+    whose article recall, on predictions cross-validated by site (5 folds), is at least
+    ``recall`` (the lowest when none is)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GroupKFold, cross_val_predict
+
+    keep = [k for k, p in enumerate(pages) if p.page_type in PAGE_TYPES]
+    x = decisions.aggregates[keep]
+    y = np.array([PAGE_TYPES.index(pages[k].page_type) for k in keep])
+    groups = [pages[k].site for k in keep]
+    low, high = x.min(axis=0), x.max(axis=0)
+    span = np.where(high > low, high - low, 1.0)
+    scaled = (x - low) / span
+    regression = LogisticRegression(C=1.0, max_iter=2000, random_state=seed)
+    cv = cross_val_predict(regression, scaled, y, groups=groups, cv=GroupKFold(5),
+                           method="predict_proba")
+    is_article = y == 0
+    threshold = ARTICLE_THRESHOLDS[0]
+    for t in ARTICLE_THRESHOLDS:
+        if (cv[is_article, 0] >= t).mean() >= recall:
+            threshold = t
+    regression.fit(scaled, y)
+    return PageRule(low, span, regression.coef_.copy(), regression.intercept_.copy(), threshold)
 
 
 def page_type_table(pages: list[PageRows], predicted: list[str]) -> dict:
@@ -321,12 +360,16 @@ def node_scores(model: NodeModel, pages: list[PageRows]) -> dict:
 def evaluate(model: NodeModel, pages: list[PageRows]) -> dict:
     held = [p for p in pages if is_validation(p.site)]
     decisions = decide(model, held)
-    predicted = decisions.page_types(model.cont_threshold)
-    per_set = {name: page_type_table([p for p in held if p.dataset == name],
-                                     [t for p, t in zip(held, predicted) if p.dataset == name])
-               for name in sorted({p.dataset for p in held})}
-    return {"nodes": node_scores(model, held),
-            "page_type": {"all": page_type_table(held, predicted), **per_set}}
+    out = {"nodes": node_scores(model, held)}
+    rules = {"page_type_paper_rule": decisions.page_types(model.cont_threshold)}
+    if model.page_rule is not None:
+        rules["page_type"] = model.page_rule.page_types(decisions.aggregates)
+    for key, predicted in rules.items():
+        per_set = {name: page_type_table([p for p in held if p.dataset == name],
+                                         [t for p, t in zip(held, predicted) if p.dataset == name])
+                   for name in sorted({p.dataset for p in held})}
+        out[key] = {"all": page_type_table(held, predicted), **per_set}
+    return out
 
 
 def _print_scores(label: str, scores: dict) -> None:
@@ -334,11 +377,15 @@ def _print_scores(label: str, scores: dict) -> None:
     print("| class | precision | recall | F1 | rows |\n|---|---|---|---|---|")
     for name, s in scores["nodes"].items():
         print(f"| {name} | {s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} | {s['support']} |")
-    print(f"{label}: page type on the validation sites")
-    print("| set | accuracy | article recall | pages | confusion (gold: predicted) |\n|---|---|---|---|---|")
-    for name, s in scores["page_type"].items():
-        recall = "-" if s["article_recall"] is None else f"{s['article_recall']:.3f}"
-        print(f"| {name} | {s['accuracy']:.3f} | {recall} | {s['pages']} | {s['confusion']} |")
+    for key in ("page_type_paper_rule", "page_type"):
+        if key not in scores:
+            continue
+        print(f"{label}: page type on the validation sites, {key.replace('_', ' ')}")
+        print("| set | accuracy | article recall | pages | confusion (gold: predicted) |\n"
+              "|---|---|---|---|---|")
+        for name, s in scores[key].items():
+            recall = "-" if s["article_recall"] is None else f"{s['article_recall']:.3f}"
+            print(f"| {name} | {s['accuracy']:.3f} | {recall} | {s['pages']} | {s['confusion']} |")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -364,6 +411,8 @@ def run(args: argparse.Namespace) -> int:
     for name, features in (("paper", PAPER_FEATURES), ("structure", structural), ("all", FEATURES)):
         model = fit(pages, features, args.seed, args.class_weight)
         model = replace(model, cont_threshold=choose_threshold(model, train))
+        model = replace(model, page_rule=fit_page_rule(decide(model, train), train, args.seed,
+                                                      args.article_recall))
         results[name] = (model, evaluate(model, pages))
         _print_scores(f"{name} features (P(cont) >= {model.cont_threshold})", results[name][1])
     model, scores = results[args.features]
@@ -376,7 +425,12 @@ def run(args: argparse.Namespace) -> int:
         "features": list(model.features), "log_columns": list(model.log_columns),
         "classes": list(CLASSES),
         "decision": {"cont_threshold": model.cont_threshold, "min_list_nodes": MIN_LIST_NODES,
-                     "chosen_on": "training sites, best page-type accuracy"},
+                     "chosen_on": "training sites, best page-type accuracy",
+                     "page_rule": {"aggregates": list(AGGREGATES), "classes": list(PAGE_TYPES),
+                                   "classifier": "sklearn LogisticRegression (multinomial)"},
+                     "article_threshold": model.page_rule.article_threshold,
+                     "article_threshold_chosen_on": "training sites, cross-validated by site, "
+                                                    f"article recall >= {args.article_recall}"},
         "training": {"classifier": "sklearn.neural_network.MLPClassifier",
                      "hidden_layer_sizes": list(HIDDEN), "activation": "relu",
                      "early_stopping": True, "seed": args.seed,
