@@ -162,14 +162,17 @@ def _psnt_prediction(html: bytes, url: str | None, sibling: bytes | None) -> Pre
 
 
 def run_dwsie(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
-    """Paper 002 alone: the node network's page type (the paper's rule) and, on a page it types
-    ``list``, one record per list node. No sibling, no PSNT."""
+    """Paper 002 alone: the node network's page type and one record per list node of the page's
+    list subtrees (read on every page, whatever its type: the records metric scores only the
+    annotated list pages, so a list page typed wrong still shows what its list nodes give). No
+    sibling, no PSNT."""
     return _dwsie_prediction(html, url, None, combine=False)
 
 
 def run_dwsie_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
-    """DWSIE's page type; list records from PSNT's wrapper induced with another list page of the
-    group where it finds records, else from DWSIE's list nodes (the combination of issue 11)."""
+    """DWSIE's page type; list records (on every page, as ``dwsie``) from PSNT's wrapper induced
+    with another list page of the group where it finds records, else from DWSIE's list nodes (the
+    combination of issue 11)."""
     return _dwsie_prediction(html, url, sibling, combine=True)
 
 
@@ -186,18 +189,17 @@ def _dwsie_prediction(html: bytes, url: str | None, sibling: bytes | None, combi
     t1 = time.perf_counter()
     classes = classify_nodes(page, default_node_model())
     t2 = time.perf_counter()
-    records, by = [], "none"
-    if classes.page_type == "list":
-        if combine:
-            other = parse_page(sibling) if sibling is not None else None
-            records, by = combined_records(page, classes, other)
-        else:
-            records = dwsie_records(page, classes)
-            by = "dwsie" if records else "none"
+    if combine:
+        other = parse_page(sibling) if sibling is not None else None
+        records, by = combined_records(page, classes, other)
+    else:
+        records = dwsie_records(page, classes)
+        by = "dwsie" if records else "none"
     timings = {"parse": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3,
                "records": (time.perf_counter() - t2) * 1e3}
     return {"page_type": classes.page_type, "records": [r.to_dict() for r in records],
-            "outcome": f"{classes.page_type}: records by {by}", "timings_ms": timings}
+            "outcome": f"{classes.page_type} (paper's rule: {classes.paper_page_type}); "
+                       f"records by {by}", "timings_ms": timings}
 
 
 def run_all_links(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:

@@ -77,21 +77,22 @@ def test_shipped_model_card_says_what_it_was_trained_on():
 
 def test_shipped_model_types_the_pinned_pages():
     """Page-type accuracy of the shipped model on the 34 pinned pages (wcxb_dev's three classes,
-    gerapy_listdetail's article/list): measured 0.647 (22 of 34) with the shipped model, under the
-    issue's target (docs/evaluation.md, DWSIE); the floor catches a model that does worse."""
+    gerapy_listdetail's article/list): measured 0.50 (17 of 34) with the shipped model's page rule
+    (0.647 with the paper's rule), far under the issue's target (docs/evaluation.md, DWSIE); the
+    floor catches a model that does worse."""
     model = default_node_model()
     right = [page_type_correct(classify_nodes(page_of("page_type", g), model).page_type,
                                g["page_type"]) for g in lines("page_type")]
-    assert np.mean(right) >= 0.60
+    assert np.mean(right) >= 0.47
 
 
 def test_shipped_model_keeps_articles_articles():
     """Articles of the pinned main-text set (aeb, cx_163, cx_bbc: sets the model never saw) typed
-    article: measured 30 of 34 (three cx_163 pages typed list, one cx_bbc page other), a miss
-    against the issue's 0.995 and the reason the crawl keeps its own page type (docs)."""
+    article: measured 32 of 34 (two cx_163 pages typed list; 30 with the paper's rule), a miss
+    against the issue's 0.995 (docs)."""
     model = default_node_model()
     typed = [classify_nodes(page_of("main_text", g), model).page_type for g in lines("main_text")]
-    assert typed.count("article") >= 30
+    assert typed.count("article") >= 32
 
 
 def test_list_records_from_list_nodes_match_the_annotation():
