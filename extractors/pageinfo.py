@@ -43,18 +43,27 @@ def dwsie_records(page: Page, classes: NodeClasses) -> list[Record]:
 
 
 def combined_records(page: Page, classes: NodeClasses, sibling: Page | None) -> tuple[list[Record], str]:
-    """PSNT's records when a wrapper induced with ``sibling`` finds some, else DWSIE's list nodes;
-    the records and which method gave them (``psnt`` / ``dwsie`` / ``none``)."""
+    """PSNT's records when a wrapper induced with ``sibling`` finds some, else DWSIE's list nodes,
+    else PSNT's wrapper induced from the page alone (the crawl's single-page fallback); the records
+    and which method gave them (``psnt`` / ``dwsie`` / ``psnt_single`` / ``none``)."""
+    if sibling is not None:
+        records = _psnt(page, sibling)
+        if records:
+            return records, "psnt"
+    records = dwsie_records(page, classes)
+    if records:
+        return records, "dwsie"
+    records = _psnt(page, None)
+    return records, "psnt_single" if records else "none"
+
+
+def _psnt(page: Page, sibling: Page | None) -> list[Record]:
     from extractors.psnt import apply_wrapper, induce_wrapper
 
-    if sibling is not None:
-        induced = induce_wrapper(page, sibling)
-        if induced.wrapper is not None:
-            applied = apply_wrapper(induced.wrapper, page)
-            if applied.records:
-                return list(applied.records), "psnt"
-    records = dwsie_records(page, classes)
-    return records, "dwsie" if records else "none"
+    induced = induce_wrapper(page, sibling)
+    if induced.wrapper is None:
+        return []
+    return list(apply_wrapper(induced.wrapper, page).records)
 
 
 @dataclass(slots=True)
