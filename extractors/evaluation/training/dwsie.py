@@ -47,6 +47,7 @@ from extractors.dwsie import (CLASSES, FEATURES, LOG_COLUMNS, MIN_LIST_NODES, MO
                               page_type_of)
 from extractors.dwsie_pagetype import AGGREGATES, PAGE_TYPES, PageRule, page_aggregates
 from extractors.evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
+from extractors.evaluation.training.corpus import dataset_folders, parsed_pages
 from extractors.evaluation.training.fields import bigrams, words
 from extractors.modelio import MODELS_DIR, save_model
 
@@ -174,7 +175,6 @@ def _sample(table: np.ndarray, tags: list[str], positives: dict[int, np.ndarray]
 
 def read_pages(folders: list[Path], limit: int | None, negatives: int, seed: int
                ) -> tuple[list[PageRows], dict[str, dict]]:
-    from extractors.errors import BadInput
     from extractors.evaluation.datasets import load_dataset
     from extractors.evaluation.listmetrics import normalise_page_type
 
@@ -184,17 +184,10 @@ def read_pages(folders: list[Path], limit: int | None, negatives: int, seed: int
     for folder in folders:
         dataset = load_dataset(folder, limit)
         size: Counter = Counter()
-        for gold_page in dataset.evaluated():
+        typed = lambda gold: normalise_page_type(gold.get("page_type")) is not None  # noqa: E731
+        for gold_page, page in parsed_pages(dataset, size, typed):
             gold = gold_page.gold
             kind = normalise_page_type(gold.get("page_type"))
-            if kind is None:
-                continue
-            try:
-                from extractors.page import parse_page
-                page = parse_page(gold_page.read_bytes(), url=gold_page.url)
-            except BadInput as exc:
-                size[f"skipped_{exc.reason}"] += 1
-                continue
             nodes = page.nodes
             table = page_features(page)
             site = site_of(gold)
@@ -391,13 +384,9 @@ def _print_scores(label: str, scores: dict) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from extractors.evaluation.cli import resolve_dataset_dir
-
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    folders = [resolve_dataset_dir(d) for d in args.data]
-    missing = [str(f) for f in folders if not (f / "gold.jsonl").is_file()]
-    if missing:
-        print(f"newscrawl train dwsie: not a dataset folder: {', '.join(missing)}", file=sys.stderr)
+    folders = dataset_folders(args.data, "dwsie")
+    if folders is None:
         return 2
     t0 = time.perf_counter()
     pages, sizes = read_pages(folders, args.limit, args.negatives, args.seed)
@@ -405,6 +394,12 @@ def run(args: argparse.Namespace) -> int:
     if not any(len(p.picks) for p in train) or len(train) == len(pages):
         print("newscrawl train dwsie: no training or no validation page in the data",
               file=sys.stderr)
+        return 2
+    seen = set(np.concatenate([p.labels for p in train]).tolist())
+    absent = [name for k, name in enumerate(CLASSES) if k not in seen]
+    if absent:
+        print(f"newscrawl train dwsie: no training example of class {', '.join(absent)} (LN needs "
+              "list pages with records, cont article pages with a body)", file=sys.stderr)
         return 2
     results = {}
     structural = tuple(f for f in FEATURES if f not in PAGE_SIGNALS)
