@@ -11,7 +11,9 @@ at most ``max_in_flight`` calls are admitted at once (more get "server busy", HT
 runs off the event loop on a bounded process pool of ``workers`` processes; with a ``token`` every
 call needs ``Authorization: Bearer <token>`` (HTTP 401 otherwise). Every failure is a JSON-RPC error
 object; a bug is logged here and answered with code -32603 and no traceback. The service fetches no
-URL: ``url`` only names the page and resolves its links.
+URL (``url`` only names the page and resolves its links) unless ``allow_fetch`` is set: then a call
+with ``url`` and no ``html`` fetches the page, never from a private, loopback, link-local or other
+non-global address (:mod:`crawler.rpc_fetch`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ METHODS = ("detect_pagetype", "extract_pageinfo")
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL = (
     -32700, -32600, -32601, -32602, -32603)
 #: Server-defined codes (JSON-RPC reserves -32000 to -32099 for them).
-TIMEOUT, BUSY, UNAUTHORIZED, TOO_LARGE, BAD_PAGE = -32000, -32001, -32002, -32003, -32004
+TIMEOUT, BUSY, UNAUTHORIZED, TOO_LARGE, BAD_PAGE, FETCH_REFUSED = (
+    -32000, -32001, -32002, -32003, -32004, -32005)
 #: Calls in one batch at most (a batch is admitted as one request).
 MAX_BATCH = 50
 _PARAMS = {"html": str, "url": str, "sibling_html": str}
@@ -50,6 +53,7 @@ class ServiceConfig:
     max_in_flight: int = 64
     workers: int = 2
     token: str | None = None
+    allow_fetch: bool = False
 
 
 class RpcError(Exception):
@@ -91,7 +95,7 @@ def _response(id_: object, *, result: object = None, error: RpcError | None = No
     return body
 
 
-def _check_call(call: object) -> tuple[object, str, dict]:
+def _check_call(call: object, allow_fetch: bool = False) -> tuple[object, str, dict]:
     if not isinstance(call, dict) or call.get("jsonrpc") != "2.0" or \
             not isinstance(call.get("method"), str):
         raise RpcError(INVALID_REQUEST, "not a JSON-RPC 2.0 request object")
@@ -106,7 +110,8 @@ def _check_call(call: object) -> tuple[object, str, dict]:
         raise RpcError(INVALID_PARAMS, "params must be an object {html, url?, sibling_html?}")
     unknown = sorted(set(params) - set(_PARAMS))
     wrong = sorted(k for k, kind in _PARAMS.items() if k in params and not isinstance(params[k], kind))
-    if unknown or wrong or "html" not in params:
+    fetchable = allow_fetch and "url" in params
+    if unknown or wrong or ("html" not in params and not fetchable):
         raise RpcError(INVALID_PARAMS, "params must be {html: string, url?: string, "
                        "sibling_html?: string}", {"unknown": unknown, "not_strings": wrong})
     return id_, call["method"], params
@@ -172,13 +177,17 @@ class Service:
         """One call's response (None for a valid notification: a call without ``id``)."""
         id_ = call.get("id") if isinstance(call, dict) else None
         try:
-            id_, method, params = _check_call(call)
+            id_, method, params = _check_call(call, self.config.allow_fetch)
         except RpcError as error:
             return _response(id_, error=error)
         loop = asyncio.get_running_loop()
         try:
-            future = loop.run_in_executor(self.pool, run_method, method, params)
-            outcome = await asyncio.wait_for(future, self.config.timeout)
+            async with asyncio.timeout(self.config.timeout):
+                if "html" not in params:
+                    params = {**params, "html": await self._fetch(params["url"])}
+                outcome = await loop.run_in_executor(self.pool, run_method, method, params)
+        except RpcError as error:
+            outcome = {"error": error.to_dict()}
         except TimeoutError:
             outcome = {"error": RpcError(TIMEOUT, f"the call took over {self.config.timeout} s")
                        .to_dict()}
@@ -188,6 +197,16 @@ class Service:
         if "id" not in call:
             return None
         return {"jsonrpc": "2.0", "id": id_, **outcome}
+
+
+    async def _fetch(self, url: str) -> str:
+        from crawler.rpc_fetch import FetchRefused, fetch_page
+
+        try:
+            return await fetch_page(url, self.config.max_bytes, self.config.timeout)
+        except FetchRefused as refused:
+            raise RpcError(FETCH_REFUSED, "the URL was not fetched",
+                           {"reason": refused.reason}) from None
 
 
 def _too_large(limit: int) -> web.Response:

@@ -15,7 +15,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "serve", help="serve detect_pagetype and extract_pageinfo over JSON-RPC 2.0 (HTTP)",
         description="JSON-RPC 2.0 over HTTP (POST /, single calls and batches; GET /health). "
         "Methods detect_pagetype and extract_pageinfo take {html, url?, sibling_html?} and return "
-        "paper 002's shape. Binds loopback unless --host says otherwise; the server fetches no URL.")
+        "paper 002's shape. Binds loopback unless --host says otherwise; the server fetches no URL unless "
+        "--allow-fetch is given.")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free)")
     parser.add_argument("--max-bytes", type=int, default=5_000_000, metavar="N",
@@ -29,6 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--token-env", metavar="VAR",
                         help="require 'Authorization: Bearer <token>', the token read from the "
                              "environment variable VAR (never from the command line)")
+    parser.add_argument("--allow-fetch", action="store_true",
+                        help="let a call give `url` without `html`: the server fetches it, never "
+                             "from a private, loopback or link-local address")
     parser.set_defaults(run=run)
 
 
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = ServiceConfig(args.host, args.port, args.max_bytes, args.timeout,
-                           args.max_in_flight, args.workers, token)
+                           args.max_in_flight, args.workers, token, args.allow_fetch)
     web.run_app(build_app(config), host=config.host, port=config.port,
                 print=lambda text: print(text, flush=True))
     return 0

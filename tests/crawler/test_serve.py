@@ -171,3 +171,26 @@ def test_binds_loopback_by_default():
     from crawler.rpc_service import ServiceConfig
 
     assert ServiceConfig().host == "127.0.0.1"
+
+
+def test_without_allow_fetch_a_url_alone_is_invalid_params(server):
+    reply = _call(server, "detect_pagetype", {"url": "http://example.org/"}).json()
+    assert reply["error"]["code"] == -32602
+
+
+@pytest.mark.parametrize("url, reason", [
+    ("http://127.0.0.1:9/", "loopback"), ("http://localhost/", "loopback"),
+    ("http://169.254.169.254/latest/meta-data", "link_local"), ("http://10.1.2.3/", "private"),
+    ("http://[::ffff:192.168.0.1]/", "private"), ("file:///etc/passwd", "scheme"),
+])
+def test_allow_fetch_refuses_private_addresses(fetching_server, url, reason):
+    reply = _call(fetching_server, "detect_pagetype", {"url": url}).json()
+    assert reply["error"]["code"] == -32005 and reply["error"]["data"]["reason"] == reason
+
+
+@pytest.fixture(scope="module")
+def fetching_server():
+    proc, url = _start("--allow-fetch", "--timeout", "10")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=10)
