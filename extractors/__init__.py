@@ -63,7 +63,7 @@ class Extraction:
         }
 
 
-def extract(document: bytes | str, url: str | None = None, content_type: str | None = None,
+def extract(document: bytes | str | Page, url: str | None = None, content_type: str | None = None,
             max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None,
             fetched_at: datetime | None = None, svm: SvmPolicy | None = None) -> Extraction:
     """Parse ``document`` once and run the article chain: [LCS denoise against ``sibling``,]
@@ -74,13 +74,16 @@ def extract(document: bytes | str, url: str | None = None, content_type: str | N
     lies in the future. ``svm`` says what paper 001's SVM does here (see
     :class:`extractors.svm_fields.SvmPolicy`; default: the measured defaults, shipped model).
 
-    ``sibling`` is a page of the same site and template (bytes, text or an already parsed
+    ``document`` may be a :class:`Page` already parsed (then ``url``, ``content_type`` and
+    ``max_bytes`` are not read: the page carries its own). ``sibling`` is a page of the same site
+    and template (bytes, text or an already parsed
     :class:`Page`); when it cannot be used, the chain runs without it and ``Extraction.sibling``
     says why. Raises :class:`BadInput` (with a ``reason``) for empty, binary, undecodable,
     oversized or unparseable input.
     """
     t0 = time.perf_counter()
-    page = parse_page(document, url=url, content_type=content_type, max_bytes=max_bytes)
+    page = document if isinstance(document, Page) else parse_page(
+        document, url=url, content_type=content_type, max_bytes=max_bytes)
     t1 = time.perf_counter()
     content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()

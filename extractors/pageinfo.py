@@ -6,15 +6,16 @@ it, read by :func:`extractors.listrecords.build_record` (title, absolute URL, da
 reading as PSNT's records). Combined with PSNT (paper 004) as :func:`combined_records` says: PSNT's
 wrapper where it holds, DWSIE's list nodes where there is no sibling or induction fails.
 
-Article pages: ``cont`` is the chain's body (attenuation and the fields step, which start from the
-same story region the content node names), ``title``, ``date`` and ``au`` are the fields issue's
-values (metadata first, then the text rules), ``column`` / ``main_img`` / ``keywords`` the item's
-``section`` / ``main_image`` / ``keywords``. The mapping to the item's fields is in docs/evaluation.md.
+Article pages: ``cont`` is the chain's body (:func:`extractors.extract` on the same parse),
+``title``, ``date`` and ``au`` are the fields issue's values (metadata first, then the text rules),
+``column`` / ``main_img`` / ``keywords`` the item's ``section`` / ``main_image`` / ``keywords``;
+``main_img`` falls back to the first image of the content node's subtree, as the paper reads it. The mapping to the item's fields is in docs/evaluation.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
 from extractors.dwsie import NodeClasses, NodeModel, classify_nodes
 from extractors.listrecords import Record, base_url, build_record
@@ -81,12 +82,13 @@ def page_info(document: bytes | str, model: NodeModel, url: str | None = None,
               sibling: bytes | str | None = None, article: bool = True) -> PageInfo:
     """Classify ``document``'s nodes and extract what its page type calls for; ``article`` False
     skips the article chain (``detect_pagetype`` needs only the type)."""
-    from extractors import extract, parse_page
+    from extractors import extract
+    from extractors.page import parse_page
 
     page = parse_page(document, url=url)
     classes = classify_nodes(page, model)
     other = None
-    if sibling is not None and classes.page_type == "list":
+    if sibling is not None and classes.page_type in ("list", "article"):
         try:
             other = parse_page(sibling)
         except ValueError:
@@ -96,12 +98,26 @@ def page_info(document: bytes | str, model: NodeModel, url: str | None = None,
         records, by = combined_records(page, classes, other)
     doc = None
     if article and classes.page_type == "article":
-        found = extract(document, url=url, sibling=sibling).to_dict()
+        found = extract(page, sibling=other).to_dict()
+        image = found.get("image") or _first_image(page, classes.content)
         doc = {"title": found.get("title"), "column": found.get("section"),
                "au": ", ".join(found.get("authors") or []) or None,
-               "date": found.get("published"), "main_img": found.get("image"),
+               "date": found.get("published"), "main_img": image,
                "cont": found.get("body"), "keywords": ", ".join(found.get("keywords") or []) or None}
     return PageInfo(url, classes.page_type, records, by, doc)
+
+
+def _first_image(page: Page, content: int | None) -> str | None:
+    """Paper 002's ``main_img`` where the page declares none: the first image of the content
+    node's subtree, resolved against the page's base URL."""
+    if content is None:
+        return None
+    for img in page.nodes.elements[content].iter("img"):
+        src = (img.get("src") or "").strip()
+        if src and not src.startswith("data:"):
+            base = base_url(page)
+            return urljoin(base, src) if base else src
+    return None
 
 
 #: Paper 002's page-type names (``CP`` content page, ``LP`` list page, ``Unknown``).

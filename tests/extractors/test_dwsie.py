@@ -142,3 +142,15 @@ def test_page_signals_fill_every_row():
     table = page_features(page)
     signals = table[:, FEATURES.index("page:og_article"):]
     assert (signals == signals[0]).all()
+
+
+def test_extract_on_a_parsed_page_equals_extract_on_its_bytes():
+    """page_info parses once and hands the page to the article chain."""
+    from extractors import extract
+
+    gold = lines("main_text")[0]
+    data = (EVAL / "main_text" / gold["file"]).read_bytes()
+    once = extract(parse_page(data, url=gold.get("url"))).to_dict()
+    twice = extract(data, url=gold.get("url")).to_dict()
+    once.pop("timings_ms"), twice.pop("timings_ms")
+    assert once == twice
