@@ -36,7 +36,7 @@ import numpy as np
 
 from extractors.dwsie_pagetype import PageRule, page_aggregates
 from extractors.modelio import load_model
-from extractors.nodetable import NodeTable
+from extractors.nodetable import NodeTable, _subtree_sum
 from extractors.page import Page
 
 __all__ = ["CLASSES", "FEATURES", "MODEL_NAME", "NodeClasses", "NodeModel", "classify_nodes",
@@ -130,11 +130,10 @@ def node_features(nodes: NodeTable) -> np.ndarray:
     page_share = il / il[0] if n and il[0] > 0 else np.zeros(n)
     tags = np.asarray(nodes.tag, dtype=object)
     is_p = (tags == "p").astype(np.float64)
-    paragraphs = _row_sum(is_p, nodes.end)
+    paragraphs = _subtree_sum(is_p, nodes.end)
     child_link = np.bincount(parent, weights=link_share[has_parent], minlength=n) / safe_sc
     tag_ids = np.unique(tags.astype(str), return_inverse=True)[1].ravel()
     same_tag = _same_tag_counts(nodes.parent, tag_ids)
-    uniformity = np.zeros(n)
     mode = np.zeros(n)
     np.maximum.at(mode, parent, same_tag[has_parent])
     uniformity = mode / safe_sc
@@ -154,11 +153,6 @@ def node_features(nodes: NodeTable) -> np.ndarray:
 def _segment_sum(values: np.ndarray, nodes: NodeTable) -> np.ndarray:
     csum = np.concatenate(([0.0], np.cumsum(values)))
     return csum[nodes.seg_hi] - csum[nodes.seg_lo]
-
-
-def _row_sum(values: np.ndarray, end: np.ndarray) -> np.ndarray:
-    csum = np.concatenate(([0.0], np.cumsum(values)))
-    return csum[end + 1] - csum[np.arange(len(end))]
 
 
 def _same_tag_counts(parent: np.ndarray, tag_ids: np.ndarray) -> np.ndarray:
