@@ -68,7 +68,8 @@ def _policy(**changes):
 
 def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     """The full chain as users get it: ``extractors.extract(...).to_dict()``, with the sibling a
-    crawl would pair the page with."""
+    crawl would pair the page with; on a page it types ``list``, the records the crawl's list step
+    gives with its default settings (PSNT with the sibling, else PSNT on the page alone)."""
     return _chain_prediction(html, url, sibling, _policy())
 
 
@@ -109,6 +110,9 @@ def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, polic
     # which article fields came back (the runner reports the share per field) and step timings
     pred["field_coverage"] = {name: bool(found.get(name)) for name in FIELD_NAMES}
     pred["timings_ms"] = found.get("timings_ms", {})
+    if found.get("page_type") == "list":  # the crawl's list step (pipelines/lists.py, defaults):
+        # PSNT with the sibling, else PSNT on the page alone; no records on pages typed otherwise
+        pred["records"] = _psnt_prediction(html, url, sibling)["records"]
     return pred
 
 
