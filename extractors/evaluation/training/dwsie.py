@@ -25,8 +25,8 @@ class ``other``, half of them among rows with text of the positives' tags (the h
 drawn at random (seeded).
 
 The decision threshold on ``cont`` is chosen on the **training** pages (the value of
-:data:`THRESHOLDS` with the best page-type accuracy; article recall breaks ties) and written to the
-card; the validation table is computed with it.
+``dwsie_scores.THRESHOLDS`` with the best page-type accuracy; article recall breaks ties) and
+written to the card; the validation tables (:mod:`.dwsie_scores`) are computed with it.
 """
 
 from __future__ import annotations
@@ -43,11 +43,12 @@ from pathlib import Path
 import numpy as np
 
 from extractors.dwsie import (CLASSES, FEATURES, LOG_COLUMNS, MIN_LIST_NODES, MODEL_NAME,
-                              PAGE_SIGNALS, PAPER_FEATURES, NodeModel, list_subtrees, page_features,
-                              page_type_of)
-from extractors.dwsie_pagetype import AGGREGATES, PAGE_TYPES, PageRule, page_aggregates
+                              PAGE_SIGNALS, PAPER_FEATURES, NodeModel, page_features)
+from extractors.dwsie_pagetype import AGGREGATES, PAGE_TYPES, PageRule
 from extractors.evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
 from extractors.evaluation.training.corpus import dataset_folders, parsed_pages
+from extractors.evaluation.training.dwsie_scores import (Decisions, choose_threshold, decide,
+                                                         evaluate, print_scores)
 from extractors.evaluation.training.fields import bigrams, words
 from extractors.modelio import MODELS_DIR, save_model
 
@@ -61,8 +62,6 @@ DEFAULT_SETS = ("wcxb_dev", "gerapy_listdetail", "readability_testpages")
 BODY_F1 = 0.5
 BODY_NEAR_BEST = 0.9
 MAX_POSITIVES = 10
-#: Candidate thresholds on P(cont) for the page-type rule.
-THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98)
 HIDDEN = (32, 16)
 #: Candidate article thresholds of the page rule, and the cross-validated recall it must keep.
 ARTICLE_THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
@@ -212,16 +211,6 @@ def read_pages(folders: list[Path], limit: int | None, negatives: int, seed: int
     return pages, sizes
 
 
-class _Rows:
-    """What :func:`extractors.dwsie.list_subtrees` reads of a node table."""
-
-    def __init__(self, parent: np.ndarray, end: np.ndarray) -> None:
-        self.parent, self.end = parent, end
-
-    def __len__(self) -> int:
-        return len(self.parent)
-
-
 def fit(pages: list[PageRows], features: tuple[str, ...], seed: int,
         class_weight: str = "none") -> NodeModel:
     """Min-max bounds and an ``MLPClassifier`` on the training pages' examples."""
@@ -253,31 +242,6 @@ def fit(pages: list[PageRows], features: tuple[str, ...], seed: int,
 
 
 
-@dataclass(slots=True)
-class Decisions:
-    """Per page: the highest P(cont), whether a list subtree was found, the page aggregates."""
-
-    top_cont: np.ndarray
-    has_list: np.ndarray
-    aggregates: np.ndarray
-
-    def page_types(self, threshold: float) -> list[str]:
-        return [page_type_of(0 if c >= threshold else None, (1,) if lst else ())
-                for c, lst in zip(self.top_cont.tolist(), self.has_list.tolist())]
-
-
-def decide(model: NodeModel, pages: list[PageRows]) -> Decisions:
-    top, lists, aggregates = [], [], []
-    for page in pages:
-        proba = model.probabilities(page.table)
-        rows = _Rows(page.parent, page.end)
-        found = list_subtrees(rows, proba, MIN_LIST_NODES)
-        top.append(float(proba[:, 1].max()) if len(proba) else 0.0)
-        lists.append(bool(found))
-        aggregates.append(page_aggregates(page.table, proba, rows, found))
-    return Decisions(np.asarray(top), np.asarray(lists, dtype=bool), np.vstack(aggregates))
-
-
 def fit_page_rule(decisions: Decisions, pages: list[PageRows], seed: int,
                   recall: float = 0.99) -> PageRule:
     """A multinomial logistic regression over the page aggregates of the training pages typed
@@ -304,81 +268,6 @@ def fit_page_rule(decisions: Decisions, pages: list[PageRows], seed: int,
             threshold = t
     regression.fit(scaled, y)
     return PageRule(low, span, regression.coef_.copy(), regression.intercept_.copy(), threshold)
-
-
-def page_type_table(pages: list[PageRows], predicted: list[str]) -> dict:
-    """Accuracy (listmetrics' rule: ``nonarticle`` is right as list or other), article recall and
-    the confusion counts gold → predicted."""
-    from extractors.evaluation.listmetrics import page_type_correct
-
-    right = [page_type_correct(p, g.page_type) for g, p in zip(pages, predicted)]
-    articles = [p == "article" for g, p in zip(pages, predicted) if g.page_type == "article"]
-    confusion: dict[str, Counter] = {}
-    for g, p in zip(pages, predicted):
-        confusion.setdefault(g.page_type, Counter())[p] += 1
-    return {"accuracy": round(float(np.mean(right)), 4) if right else None, "pages": len(right),
-            "article_recall": round(float(np.mean(articles)), 4) if articles else None,
-            "confusion": {g: dict(sorted(c.items())) for g, c in sorted(confusion.items())}}
-
-
-def choose_threshold(model: NodeModel, pages: list[PageRows]) -> float:
-    """The value of :data:`THRESHOLDS` with the best page-type accuracy on ``pages`` (training
-    sites only), article recall breaking ties, then the lower value."""
-    decisions = decide(model, pages)
-    best = max(THRESHOLDS, key=lambda t: (
-        page_type_table(pages, decisions.page_types(t))["accuracy"] or 0.0,
-        page_type_table(pages, decisions.page_types(t))["article_recall"] or 0.0, -t))
-    return float(best)
-
-
-def node_scores(model: NodeModel, pages: list[PageRows]) -> dict:
-    """Precision, recall, F1 per class (arg-max) over the sampled rows of ``pages``."""
-    truth, guess = [], []
-    for page in pages:
-        if len(page.picks):
-            truth.append(page.labels)
-            guess.append(np.argmax(model.probabilities(page.table[page.picks]), axis=1))
-    if not truth:
-        return {}
-    t, g = np.concatenate(truth), np.concatenate(guess)
-    out = {}
-    for k, name in enumerate(CLASSES):
-        tp, pp, ap = int(((t == k) & (g == k)).sum()), int((g == k).sum()), int((t == k).sum())
-        p, r = (tp / pp if pp else 0.0), (tp / ap if ap else 0.0)
-        out[name] = {"precision": round(p, 4), "recall": round(r, 4),
-                     "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "support": ap}
-    return out
-
-
-def evaluate(model: NodeModel, pages: list[PageRows]) -> dict:
-    held = [p for p in pages if is_validation(p.site)]
-    decisions = decide(model, held)
-    out = {"nodes": node_scores(model, held)}
-    rules = {"page_type_paper_rule": decisions.page_types(model.cont_threshold)}
-    if model.page_rule is not None:
-        rules["page_type"] = model.page_rule.page_types(decisions.aggregates)
-    for key, predicted in rules.items():
-        per_set = {name: page_type_table([p for p in held if p.dataset == name],
-                                         [t for p, t in zip(held, predicted) if p.dataset == name])
-                   for name in sorted({p.dataset for p in held})}
-        out[key] = {"all": page_type_table(held, predicted), **per_set}
-    return out
-
-
-def _print_scores(label: str, scores: dict) -> None:
-    print(f"\n{label}: node classes on the validation sites (sampled rows, arg-max)")
-    print("| class | precision | recall | F1 | rows |\n|---|---|---|---|---|")
-    for name, s in scores["nodes"].items():
-        print(f"| {name} | {s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} | {s['support']} |")
-    for key in ("page_type_paper_rule", "page_type"):
-        if key not in scores:
-            continue
-        print(f"{label}: page type on the validation sites, {key.replace('_', ' ')}")
-        print("| set | accuracy | article recall | pages | confusion (gold: predicted) |\n"
-              "|---|---|---|---|---|")
-        for name, s in scores[key].items():
-            recall = "-" if s["article_recall"] is None else f"{s['article_recall']:.3f}"
-            print(f"| {name} | {s['accuracy']:.3f} | {recall} | {s['pages']} | {s['confusion']} |")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -409,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
         model = replace(model, page_rule=fit_page_rule(decide(model, train), train, args.seed,
                                                       args.article_recall))
         results[name] = (model, evaluate(model, pages))
-        _print_scores(f"{name} features (P(cont) >= {model.cont_threshold})", results[name][1])
+        print_scores(f"{name} features (P(cont) >= {model.cont_threshold})", results[name][1])
     model, scores = results[args.features]
     card = {
         "description": "paper 002 (DWSIE): MLP node classifier LN / cont / other over the node "
