@@ -194,3 +194,12 @@ def fetching_server():
     yield url
     proc.terminate()
     proc.wait(timeout=10)
+
+
+def test_huge_chunked_body_is_refused_with_413(server):
+    """No Content-Length (chunked upload): the limit still holds while reading."""
+    chunks = (b'{"jsonrpc": "2.0", "id": 1, "method": "detect_pagetype", "params": {"html": "'
+              if k == 0 else b"a" * 500_000 for k in range(6))
+    reply = requests.post(server, data=chunks, timeout=30,
+                          headers={"Content-Type": "application/json"})
+    assert reply.status_code == 413 and reply.json()["error"]["code"] == -32003
