@@ -179,6 +179,8 @@ class Service:
         try:
             id_, method, params = _check_call(call, self.config.allow_fetch)
         except RpcError as error:
+            if error.code != INVALID_REQUEST and "id" not in call:
+                return None  # a valid notification gets no reply, not even an error
             return _response(id_, error=error)
         loop = asyncio.get_running_loop()
         try:

@@ -203,3 +203,9 @@ def test_huge_chunked_body_is_refused_with_413(server):
     reply = requests.post(server, data=chunks, timeout=30,
                           headers={"Content-Type": "application/json"})
     assert reply.status_code == 413 and reply.json()["error"]["code"] == -32003
+
+
+def test_a_notification_gets_no_reply_even_when_it_fails(server):
+    reply = requests.post(server, json={"jsonrpc": "2.0", "method": "nope", "params": {}},
+                          timeout=10)
+    assert reply.status_code == 204 and reply.content == b""
