@@ -209,3 +209,14 @@ def test_a_notification_gets_no_reply_even_when_it_fails(server):
     reply = requests.post(server, json={"jsonrpc": "2.0", "method": "nope", "params": {}},
                           timeout=10)
     assert reply.status_code == 204 and reply.content == b""
+
+
+@pytest.mark.slow
+def test_serve_bench_prints_a_row_per_concurrency_level():
+    run = subprocess.run([sys.executable, "-m", "crawler.cli", "serve-bench",
+                          str(EVAL / "main_text"), "--limit", "6", "--clients", "1,3"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if line.startswith("| ") and "clients" not in line]
+    assert [row.split("|")[1].strip() for row in rows] == ["1", "3"]
+    assert all(float(row.split("|")[2]) > 0 for row in rows)
