@@ -1,5 +1,5 @@
 """The ``newscrawl`` command line: demo, crawl, worker, seed, consume, extract, induce, apply,
-wrappers, train, eval, bench."""
+wrappers, train, serve, eval, bench."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import os
 import sys
 
 from crawler.commands import (
-    apply, consume, crawl, crawl_bench, demo, extract, induce, seed, train, worker, wrappers,
+    apply, consume, crawl, crawl_bench, demo, extract, induce, seed, serve, serve_bench, train,
+    worker, wrappers,
 )
 from extractors import benchmark
 from extractors.evaluation import cli as evaluation
@@ -27,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for command in (demo, crawl, worker, seed, consume, extract, induce, apply, wrappers, train,
-                    crawl_bench):
+                    serve, serve_bench, crawl_bench):
         command.add_parser(subparsers)
     evaluation.register(subparsers)
     benchmark.register(subparsers)

@@ -91,7 +91,9 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     lies in the future. ``svm`` says what paper 001's SVM does here (see
     :class:`extractors.svm_fields.SvmPolicy`; default: the measured defaults, shipped model).
 
-    ``sibling`` is a page of the same site and template (bytes, text or an already parsed
+    ``document`` may be a :class:`Page` already parsed (then ``url``, ``content_type`` and
+    ``max_bytes`` are not read: the page carries its own URL). ``sibling`` is a page of the same site
+    and template (bytes, text or an already parsed
     :class:`Page`); when it cannot be used, the chain runs without it and ``Extraction.sibling``
     says why. Raises :class:`BadInput` (with a ``reason``) for empty, binary, undecodable,
     oversized or unparseable input.
@@ -102,6 +104,7 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
         t0 -= sum(page.timings.get(step, 0.0) for step in ("decode", "parse", "table")) / 1e3
     else:
         page = parse_page(document, url=url, content_type=content_type, max_bytes=max_bytes)
+    url = page.url
     t1 = time.perf_counter()
     content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
     t2 = time.perf_counter()

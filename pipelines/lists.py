@@ -12,8 +12,13 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
    (replacing the old one: a *re-induction*). Without a sibling the page keeps the records the
    drifted wrapper still found (if any) and says why it was not re-induced.
 3. No sibling came (every reason the pairing gives up: no same-template link, the wait timed out,
-   the holding area full, the crawl closing) and step 1 left no records: with ``single_page`` on
-   (setting ``NEWSCRAWL_WRAPPERS_SINGLE_PAGE``), a wrapper induced from this page alone
+   the holding area full, the crawl closing) and step 1 left no records, or the sibling's
+   induction found none: with ``dwsie`` on (setting ``NEWSCRAWL_LISTS_DWSIE``, off by default: an
+   opt-in, its precision is under the crawl's 0.95), the records of
+   DWSIE's list nodes (paper 002, :mod:`extractors.pageinfo`; measured on the 80 annotated list
+   pages, docs/evaluation.md "DWSIE": pooled record F1 0.685 → 0.806, precision 0.940 → 0.854);
+   where they give none, with ``single_page`` on (setting ``NEWSCRAWL_WRAPPERS_SINGLE_PAGE``), a
+   wrapper induced from this page alone
    (``psnt.induce_wrapper(page, None)``: the structure analysis without shared-link removal) is
    applied once to this page and NOT stored, so a later page of the template still induces a real
    two-page wrapper. Measured on the 84 annotated list pages (docs/evaluation.md, ``psnt_fallback``)
@@ -21,7 +26,7 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
 
 A store error (Redis down, a disk full) never stops the page: it is counted (``store_error``) and the
 page goes on without the stored wrapper. The outcome's ``event`` is one of ``applied``,
-``induced``, ``reinduced``, ``single_page`` or ``none`` (then ``reason`` says why), the stats the
+``induced``, ``reinduced``, ``dwsie``, ``single_page`` or ``none`` (then ``reason`` says why), the stats the
 extract pipeline counts under ``newscrawl/wrappers/``.
 """
 
@@ -73,6 +78,7 @@ _store_down_log = ThrottledLog(logger)
 MAX_RECORDS_PER_LIST = 5_000
 NO_SIBLING = "no sibling list page to induce a wrapper from"
 SINGLE_PAGE = "records from a wrapper induced from this page alone, not stored"
+DWSIE_RECORDS = "records from DWSIE's list nodes (paper 002)"
 LOCK_STRIPES = 64
 
 
@@ -81,7 +87,7 @@ class ListOutcome:
     """What :func:`list_records` did on one list page."""
 
     records: list[dict[str, Any]]
-    event: str  # "applied" | "induced" | "reinduced" | "single_page" | "none"
+    event: str  # "applied" | "induced" | "reinduced" | "dwsie" | "single_page" | "none"
     reason: str | None
     wrapper: StoredWrapper | None = None
     drift: str | None = None  # why a known wrapper no longer matched
@@ -120,6 +126,7 @@ def list_records(
     single_page: bool = False,
     no_sibling: str | None = None,
     max_records: int = MAX_RECORDS_PER_LIST,
+    dwsie: bool = False,
 ) -> ListOutcome:
     """The records of list ``page`` of template ``key`` (steps in the module docstring);
     ``no_sibling`` is the pairing's reason for ``sibling`` being None. At most ``max_records`` + 1
@@ -140,12 +147,34 @@ def list_records(
         outcome.reason = NO_SIBLING if outcome.drift is None else (
             f"wrapper no longer matches ({outcome.drift}); {NO_SIBLING}"
         )
-        if single_page and not kept:
+        if not kept and not (dwsie and _dwsie(page, no_sibling, outcome, limit)) and single_page:
             _single_page(key, page, no_sibling, outcome, limit)
     else:
         _induce(stores, key, page, sibling, max_bytes, outcome, replacing=known, limit=limit)
+        if not outcome.records and dwsie:
+            _dwsie(page, None, outcome, limit)
     outcome.timings_ms["psnt"] = _ms(started)
     return outcome
+
+
+def _dwsie(page: Page, no_sibling: str | None, outcome: ListOutcome, limit: int) -> bool:
+    """Step 3's first try: the records of DWSIE's list nodes; whether there were any."""
+    from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.modelio import ModelError
+    from extractors.pageinfo import dwsie_records
+
+    why = f"{outcome.reason} ({no_sibling})" if no_sibling else outcome.reason
+    try:
+        model = default_node_model()
+    except ModelError as exc:  # a broken install: say so, go on without
+        outcome.reason = f"{why}; DWSIE model unusable: {exc}"
+        return False
+    records = dwsie_records(page, classify_nodes(page, model))[:limit]
+    if not records:
+        return False
+    outcome.records = [r.to_dict() for r in records]
+    outcome.event, outcome.reason = "dwsie", f"{why}; {DWSIE_RECORDS}"
+    return True
 
 
 def _apply_known(
@@ -232,7 +261,7 @@ def news_list_item(
     identity = ItemIdentity.of(page, "list", extraction.get("canonical_url"))
     return NewsList(
         identity, extraction.get("title"), extraction.get("language"), outcome.records, {
-            "method": "psnt_single" if outcome.event == "single_page" else "psnt",
+            "method": {"single_page": "psnt_single", "dwsie": "dwsie"}.get(outcome.event, "psnt"),
             "wrapper": None if stored is None else {
                 "key": stored.key,
                 "notation": stored.notation,
@@ -263,6 +292,7 @@ class ListStage:
         self.store = store
         self.board = record_board(crawler)
         self.single_page = crawler.settings.getbool("NEWSCRAWL_WRAPPERS_SINGLE_PAGE", True)
+        self.dwsie = crawler.settings.getbool("NEWSCRAWL_LISTS_DWSIE", False)
         self.max_records = crawler.settings.getint(
             "NEWSCRAWL_MAX_RECORDS_PER_LIST", MAX_RECORDS_PER_LIST
         )
@@ -303,7 +333,7 @@ class ListStage:
         key = item.get("template_key") or ""
         outcome = await run_in_thread(
             _locked_records, self._locks[hash(key) % len(self._locks)], self.store, key, page,
-            (sibling, no_sibling, self.single_page), max_bytes, self.max_records,
+            (sibling, no_sibling, self.single_page, self.dwsie), max_bytes, self.max_records,
         )
         if len(outcome.records) > self.max_records:
             logger.info("capped %s: %d records, kept %d", item["url"], len(outcome.records),
@@ -359,12 +389,12 @@ def _locked_records(
     store: WrapperStore | None,
     key: str,
     page: Page,
-    pairing: tuple[StoredPage | None, str | None, bool],
+    pairing: tuple[StoredPage | None, str | None, bool, bool],
     max_bytes: int,
     max_records: int = MAX_RECORDS_PER_LIST,
 ) -> ListOutcome:
     """:func:`list_records` under the template's lock (worker thread); ``pairing`` is (sibling,
-    the pairing's reason when there is none, single-page fallback on)."""
+    the pairing's reason when there is none, single-page fallback on, DWSIE fallback on)."""
     with lock:
         return list_records(store, key, page, pairing[0], max_bytes, single_page=pairing[2],
-                            no_sibling=pairing[1], max_records=max_records)
+                            no_sibling=pairing[1], max_records=max_records, dwsie=pairing[3])

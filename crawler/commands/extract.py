@@ -53,6 +53,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="when the page was fetched (ISO 8601, default now): relative dates (\"3 hours ago\") "
         "count from it and dates more than a day after it are refused",
     )
+    parser.add_argument(
+        "--format", choices=("item", "dwsie"), default="item",
+        help="item (default): our fields; dwsie: paper 002's shape {url, page_type (CP/LP/Unknown), "
+        "titles, doc} from the DWSIE node network (docs/evaluation.md, \"DWSIE\")",
+    )
     add_model_option(parser)
     parser.set_defaults(run=run)
 
@@ -85,7 +90,8 @@ def _read(name: str) -> bytes:
 
 
 def extract_one(name: str, url: str | None, sibling: bytes | None = None,
-                fetched_at: datetime | None = None, svm: SvmPolicy | None = None) -> dict:
+                fetched_at: datetime | None = None, svm: SvmPolicy | None = None,
+                fmt: str = "item") -> dict:
     """The JSON-ready result for one page file (``-`` = stdin); errors become a result too."""
     try:
         body = _read(name)
@@ -96,14 +102,23 @@ def extract_one(name: str, url: str | None, sibling: bytes | None = None,
             "reason": "unreadable",
         }
     try:
+        if fmt == "dwsie":
+            return {**_paper_shape(body, url, sibling), "file": name}
         result = extract(body, url=url, sibling=sibling, fetched_at=fetched_at, svm=svm)
     except BadInput as error:
         return {"file": name, "error": str(error), "reason": error.reason}
     return {**result.to_dict(), "file": name}
 
 
+def _paper_shape(body: bytes, url: str | None, sibling: bytes | None) -> dict:
+    from extractors.dwsie import default_node_model
+    from extractors.pageinfo import page_info, paper_shape
+
+    return paper_shape(page_info(body, default_node_model(), url=url, sibling=sibling))
+
+
 def extract_warc(path: Path, sibling: bytes | None = None,
-                 svm: SvmPolicy | None = None) -> list[dict]:
+                 svm: SvmPolicy | None = None, fmt: str = "item") -> list[dict]:
     """The JSON-ready result of every HTML response of the WARC file ``path``."""
     try:
         pages = list(archived_pages(path))
@@ -117,6 +132,9 @@ def extract_warc(path: Path, sibling: bytes | None = None,
             results.append({**where, "error": page.error, "reason": "undecodable"})
             continue
         try:
+            if fmt == "dwsie":
+                results.append({**_paper_shape(page.body, page.url, sibling), **where})
+                continue
             result = extract(page.body, url=page.url, content_type=page.content_type,
                              sibling=sibling, svm=svm)
         except BadInput as error:
@@ -142,10 +160,11 @@ def run(args: argparse.Namespace) -> int:
     except ModelError as error:
         sys.stderr.write(f"newscrawl extract: {error}\n")
         return 2
-    results = (extract_one(name, args.url, sibling, args.fetched_at, svm) for name in args.files)
+    results = (extract_one(name, args.url, sibling, args.fetched_at, svm, args.format)
+               for name in args.files)
     failed = _print(results)
     for path in args.warc:
-        failed += _print(extract_warc(Path(path), sibling, svm))
+        failed += _print(extract_warc(Path(path), sibling, svm, args.format))
     return 1 if failed else 0
 
 

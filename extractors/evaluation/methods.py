@@ -23,7 +23,7 @@ from dataclasses import dataclass
 Prediction = dict
 MethodRun = Callable[[bytes, "str | None", "bytes | None"], Prediction]
 
-PLANNED_METHODS = ("dwsie",)
+PLANNED_METHODS: tuple[str, ...] = ()
 #: The paper-001 model folder of ``newscrawl eval --model`` (None: the model shipped in the
 #: package): ``svm`` and ``default_svm`` use it, and ``default`` runs as ``extract --model DIR``
 #: (the SVM filling the fields metadata left empty).
@@ -68,7 +68,8 @@ def _policy(**changes):
 
 def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     """The full chain as users get it: ``extractors.extract(...).to_dict()``, with the sibling a
-    crawl would pair the page with."""
+    crawl would pair the page with; on a page it types ``list``, the records the crawl's list step
+    gives with its default settings (PSNT with the sibling, else PSNT on the page alone)."""
     return _chain_prediction(html, url, sibling, _policy())
 
 
@@ -109,6 +110,9 @@ def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, polic
     # which article fields came back (the runner reports the share per field) and step timings
     pred["field_coverage"] = {name: bool(found.get(name)) for name in FIELD_NAMES}
     pred["timings_ms"] = found.get("timings_ms", {})
+    if found.get("page_type") == "list":  # the crawl's list step (pipelines/lists.py, defaults):
+        # PSNT with the sibling, else PSNT on the page alone; no records on pages typed otherwise
+        pred["records"] = _psnt_prediction(html, url, sibling)["records"]
     return pred
 
 
@@ -161,6 +165,47 @@ def _psnt_prediction(html: bytes, url: str | None, sibling: bytes | None) -> Pre
             "wrapper": induced.wrapper.notation(), "timings_ms": timings}
 
 
+def run_dwsie(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """Paper 002 alone: the node network's page type and one record per list node of the page's
+    list subtrees (read on every page, whatever its type: the records metric scores only the
+    annotated list pages, so a list page typed wrong still shows what its list nodes give). No
+    sibling, no PSNT."""
+    return _dwsie_prediction(html, url, None, combine=False)
+
+
+def run_dwsie_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """DWSIE's page type; list records (on every page, as ``dwsie``) from PSNT's wrapper induced
+    with another list page of the group where it finds records, else from DWSIE's list nodes (the
+    combination of issue 11)."""
+    return _dwsie_prediction(html, url, sibling, combine=True)
+
+
+def _dwsie_prediction(html: bytes, url: str | None, sibling: bytes | None, combine: bool
+                      ) -> Prediction:
+    import time
+
+    from extractors import parse_page
+    from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.pageinfo import combined_records, dwsie_records
+
+    t0 = time.perf_counter()
+    page = parse_page(html, url=url)
+    t1 = time.perf_counter()
+    classes = classify_nodes(page, default_node_model())
+    t2 = time.perf_counter()
+    if combine:
+        other = parse_page(sibling) if sibling is not None else None
+        records, by = combined_records(page, classes, other)
+    else:
+        records = dwsie_records(page, classes)
+        by = "dwsie" if records else "none"
+    timings = {"parse": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3,
+               "records": (time.perf_counter() - t2) * 1e3}
+    return {"page_type": classes.page_type, "records": [r.to_dict() for r in records],
+            "outcome": f"{classes.page_type} (paper's rule: {classes.paper_page_type}); "
+                       f"records by {by}", "timings_ms": timings}
+
+
 def run_all_links(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
     """Baseline for records: every link of the page (an ``<a>`` leading to another document)."""
     from extractors import parse_page
@@ -207,6 +252,12 @@ def method_specs() -> dict[str, MethodSpec]:
                    sibling_types=("list",),
                    description="psnt where the page has another list page of its group, else "
                                "psnt_single (the crawl's single-page fallback)"),
+        MethodSpec("dwsie", run_dwsie, frozenset({"page_type", "records"}),
+                   description="paper 002: node network page type; records from its list nodes"),
+        MethodSpec("dwsie_psnt", run_dwsie_psnt, frozenset({"page_type", "records"}),
+                   needs_sibling=True, sibling_types=("list",),
+                   description="DWSIE page type; records by PSNT with another list page of the "
+                               "group where it finds some, else DWSIE's list nodes"),
         MethodSpec("all_links", run_all_links, frozenset({"records"}),
                    description="baseline: every link of the page is a record"),
     )

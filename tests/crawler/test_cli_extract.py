@@ -108,3 +108,16 @@ def test_warc_that_is_not_one_is_reported(tmp_path) -> None:
 def test_no_page_and_no_warc_is_a_usage_error() -> None:
     result = newscrawl("extract")
     assert result.returncode == 2 and "--warc" in result.stderr
+
+
+def test_format_dwsie_prints_the_papers_shape() -> None:
+    run = newscrawl("extract", "--format", "dwsie", *map(str, ARTICLES[:2]))
+    assert run.returncode == 0, run.stderr
+    lines = _lines(run.stdout)
+    assert len(lines) == 2
+    for line in lines:
+        assert set(line) == {"url", "page_type", "titles", "doc", "file"}
+        assert line["page_type"] in ("CP", "LP", "Unknown")
+        if line["page_type"] == "CP":
+            assert line["doc"]["cont"] and set(line["doc"]) == {
+                "title", "column", "au", "date", "main_img", "cont", "keywords"}

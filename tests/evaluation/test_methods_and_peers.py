@@ -10,7 +10,8 @@ from extractors.evaluation.runner import peer_tool
 
 def test_unknown_method_lists_the_known_ones():
     with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, "
-                                         "default_svm, lcs, psnt, psnt_fallback, psnt_single, svm"):
+                                         "default_svm, dwsie, dwsie_psnt, lcs, psnt, "
+                                         "psnt_fallback, psnt_single, svm"):
         methods.resolve_methods("attenuation,bogus")
 
 
@@ -31,9 +32,21 @@ def test_psnt_fallback_is_psnt_with_a_sibling_else_psnt_single():
     assert paired["records"] == methods.run_psnt(first, url, second)["records"]
 
 
-def test_planned_method_says_it_is_not_implemented_yet():
+def test_planned_method_says_it_is_not_implemented_yet(monkeypatch):
+    monkeypatch.setattr(methods, "PLANNED_METHODS", ("paper005",))
     with pytest.raises(ValueError, match="planned, not implemented yet"):
-        methods.resolve_methods("dwsie")
+        methods.resolve_methods("paper005")
+
+
+def test_dwsie_methods_predict_page_type_and_records():
+    """Paper 002 on a real list page (wcxb_dev 0651, CC-BY-4.0, tests/fixtures/psnt/SOURCES.md)."""
+    from pathlib import Path
+
+    first = (Path(__file__).parents[1] / "fixtures" / "psnt" / "wcxb_dev-0651.html").read_bytes()
+    found = methods.resolve_methods("dwsie,dwsie_psnt")
+    alone = found[0].run(first, "https://www.ifixit.com/Parts?p=1", None)
+    assert alone["page_type"] in ("article", "list", "other") and alone["records"]
+    assert "paper's rule" in alone["outcome"]
 
 
 def test_attenuation_method_returns_a_body():

@@ -12,7 +12,7 @@ from typing import Any
 
 from extractors import parse_page
 from pipelines.extract import ExtractPipeline
-from pipelines.lists import NO_SIBLING, list_records
+from pipelines.lists import DWSIE_RECORDS, NO_SIBLING, list_records
 from pipelines.siblings import StoredPage
 from pipelines.wrappers import FileWrapperStore, MemoryWrapperStore
 from tests.pipelines.helpers import build, make_crawler, run_pipeline
@@ -76,6 +76,19 @@ def test_single_page_fallback_gives_records_and_stores_nothing() -> None:
     assert outcome.wrapper.induced_from == [FIRST] and store.get(KEY) is None
     later = records(SECOND, store, sibling=FIRST)  # the next page still induces a real wrapper
     assert later.event == "induced" and sorted(store.get(KEY).induced_from) == [FIRST, SECOND]
+
+
+def test_dwsie_list_nodes_come_before_the_single_page_wrapper() -> None:
+    """Without a sibling, DWSIE's list nodes give the records (paper 002); measured against the
+    annotation of this real page (wcxb_dev 0651, CC-BY-4.0)."""
+    store = MemoryWrapperStore()
+    page = parse_page(PAGES[FIRST], url=FIRST)
+    outcome = list_records(store, KEY, page, None, MAX, single_page=True, dwsie=True)
+    assert outcome.event == "dwsie" and outcome.reason.endswith(DWSIE_RECORDS)
+    found = {r["url"] for r in outcome.records}
+    gold = gold_urls("wcxb_dev-0651.html")
+    assert len(found & gold) >= 0.8 * len(gold) and len(found & gold) >= 0.8 * len(found)
+    assert store.get(KEY) is None  # nothing stored: the next page still induces a wrapper
 
 
 def test_single_page_fallback_leaves_a_drifted_wrappers_records_alone() -> None:

@@ -192,3 +192,13 @@ def test_two_first_pages_arriving_together_pair_with_each_other() -> None:
     assert first["extraction"]["sibling"]["url"] == bbc(1)["url"]
     assert second["extraction"]["sibling"]["url"] == bbc(0)["url"]
     assert stat(crawler, "used") == 2
+
+
+def test_list_page_without_sibling_gets_dwsie_records_when_opted_in() -> None:
+    crawler, extract = pipeline(NEWSCRAWL_LISTS_DWSIE=True)
+    item = page_item("gerapy_listdetail-00059.html")
+    item["route"] = "list"
+    (news,) = run_pipeline(extract, [item])
+    assert news["extraction"]["method"] == "dwsie" and news["extraction"]["event"] == "dwsie"
+    assert news["records"] and all(r["url"] and r["title"] for r in news["records"])
+    assert crawler.stats.get_value("newscrawl/wrappers/dwsie") == 1

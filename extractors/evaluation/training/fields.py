@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from extractors.evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
+from extractors.evaluation.training.corpus import dataset_folders, parsed_pages
 from extractors.modelio import MODELS_DIR, save_model
 from extractors.svm_fields import (CANDIDATE_TAGS, DENSE_FEATURES, FIELDS, HASH_NAMESPACES,
                                    HASH_WIDTH, MAX_CHARS, MIN_CHARS, MODEL_NAME, NGRAMS,
@@ -294,9 +295,7 @@ def _sample(labels: np.ndarray, features: PageFeatures, allowed: np.ndarray, k: 
 
 
 def read_corpus(folders: list[Path], limit: int | None, negatives: int, seed: int) -> Corpus:
-    from extractors.errors import BadInput
     from extractors.evaluation.datasets import load_dataset
-    from extractors.page import parse_page
 
     rng = random.Random(seed)
     examples = {(f, s): Examples() for f in FIELDS for s in (1, 2)}
@@ -306,15 +305,9 @@ def read_corpus(folders: list[Path], limit: int | None, negatives: int, seed: in
         dataset = load_dataset(folder, limit)
         size = Counter()
         sites: dict[str, set] = {"train": set(), "validation": set()}
-        for page in dataset.evaluated():
+        for page, parsed in parsed_pages(dataset, size, lambda gold: any(
+                gold.get(k) for k in ("title", "date", "author", "body"))):
             gold = page.gold
-            if not any(gold.get(k) for k in ("title", "date", "author", "body")):
-                continue
-            try:
-                parsed = parse_page(page.read_bytes(), url=page.url)
-            except BadInput as exc:
-                size[f"skipped_{exc.reason}"] += 1
-                continue
             features = page_features(parsed.nodes)
             site = site_of(gold)
             side = "validation" if is_validation(site) else "train"
@@ -434,14 +427,9 @@ def _table(rows: list[tuple[str, dict]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from extractors.evaluation.cli import resolve_dataset_dir
-
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    folders = [resolve_dataset_dir(d) for d in args.data]
-    missing = [str(f) for f in folders if not (f / "gold.jsonl").is_file()]
-    if missing:
-        print(f"newscrawl train fields: not a dataset folder: {', '.join(missing)}",
-              file=sys.stderr)
+    folders = dataset_folders(args.data, "fields")
+    if folders is None:
         return 2
     t0 = time.perf_counter()
     corpus = read_corpus(folders, args.limit, args.negatives, args.seed)

@@ -1,0 +1,230 @@
+"""The DWSIE service of paper 002 (2.4): ``detect_pagetype`` and ``extract_pageinfo`` over JSON-RPC 2.0.
+
+One aiohttp application. ``POST /`` takes a JSON-RPC request object or a batch (an array of them);
+``GET /health`` answers ``{"status": "ok", ...}``. Both methods take ``{html, url?, sibling_html?}``;
+``detect_pagetype`` returns ``{url, page_type}``, ``extract_pageinfo`` the paper's shape
+``{url, page_type, titles: [{title, href, au, date}], doc}`` (:func:`extractors.pageinfo.paper_shape`).
+
+Safe by default (:class:`ServiceConfig`): it binds loopback unless told otherwise; a body over
+``max_bytes`` is refused before it is read whole (HTTP 413); each call has ``timeout`` seconds;
+at most ``max_in_flight`` calls are admitted at once (more get "server busy", HTTP 503); extraction
+runs off the event loop on a bounded process pool of ``workers`` processes; with a ``token`` every
+call needs ``Authorization: Bearer <token>`` (HTTP 401 otherwise). Every failure is a JSON-RPC error
+object; a bug is logged here and answered with code -32603 and no traceback. The service fetches no
+URL (``url`` only names the page and resolves its links) unless ``allow_fetch`` is set: then a call
+with ``url`` and no ``html`` fetches the page, never from a private, loopback, link-local or other
+non-global address (:mod:`crawler.rpc_fetch`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from aiohttp import web
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["METHODS", "ServiceConfig", "build_app"]
+
+METHODS = ("detect_pagetype", "extract_pageinfo")
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL = (
+    -32700, -32600, -32601, -32602, -32603)
+#: Server-defined codes (JSON-RPC reserves -32000 to -32099 for them).
+TIMEOUT, BUSY, UNAUTHORIZED, TOO_LARGE, BAD_PAGE, FETCH_REFUSED = (
+    -32000, -32001, -32002, -32003, -32004, -32005)
+#: Calls in one batch at most (a batch is admitted as one request).
+MAX_BATCH = 50
+_PARAMS = {"html": str, "url": str, "sibling_html": str}
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """Limits of one server; the defaults are the safe ones."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    max_bytes: int = 5_000_000
+    timeout: float = 30.0
+    max_in_flight: int = 64
+    workers: int = 2
+    token: str | None = None
+    allow_fetch: bool = False
+
+
+class RpcError(Exception):
+    def __init__(self, code: int, message: str, data: object = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.data = code, message, data
+
+    def to_dict(self) -> dict:
+        error = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+def run_method(method: str, params: dict) -> dict:
+    """One call, in a pool process: classify (and extract) the page; a bad page is an error."""
+    from extractors.dwsie import default_node_model
+    from extractors.errors import BadInput
+    from extractors.pageinfo import page_info, paper_shape
+
+    try:
+        info = page_info(params["html"], default_node_model(), url=params.get("url"),
+                         sibling=params.get("sibling_html"), article=method == "extract_pageinfo")
+    except BadInput as exc:
+        return {"error": {"code": BAD_PAGE, "message": "the page cannot be extracted",
+                          "data": {"reason": exc.reason}}}
+    shape = paper_shape(info)
+    if method == "detect_pagetype":
+        return {"result": {"url": shape["url"], "page_type": shape["page_type"]}}
+    return {"result": shape}
+
+
+def _response(id_: object, *, result: object = None, error: RpcError | None = None) -> dict:
+    body = {"jsonrpc": "2.0", "id": id_}
+    if error is not None:
+        body["error"] = error.to_dict()
+    else:
+        body["result"] = result
+    return body
+
+
+def _check_call(call: object, allow_fetch: bool = False) -> tuple[object, str, dict]:
+    if not isinstance(call, dict) or call.get("jsonrpc") != "2.0" or \
+            not isinstance(call.get("method"), str):
+        raise RpcError(INVALID_REQUEST, "not a JSON-RPC 2.0 request object")
+    id_ = call.get("id")
+    if id_ is not None and (isinstance(id_, bool) or not isinstance(id_, (str, int, float))):
+        raise RpcError(INVALID_REQUEST, "id must be a string, a number or null")
+    if call["method"] not in METHODS:
+        raise RpcError(METHOD_NOT_FOUND, f"no method {call['method']!r}; methods: "
+                       + ", ".join(METHODS))
+    params = call.get("params")
+    if not isinstance(params, dict):
+        raise RpcError(INVALID_PARAMS, "params must be an object {html, url?, sibling_html?}")
+    unknown = sorted(set(params) - set(_PARAMS))
+    wrong = sorted(k for k, kind in _PARAMS.items() if k in params and not isinstance(params[k], kind))
+    fetchable = allow_fetch and "url" in params
+    if unknown or wrong or ("html" not in params and not fetchable):
+        raise RpcError(INVALID_PARAMS, "params must be {html: string, url?: string, "
+                       "sibling_html?: string}", {"unknown": unknown, "not_strings": wrong})
+    return id_, call["method"], params
+
+
+class Service:
+    """The handlers and their shared limits (one per application)."""
+
+    def __init__(self, config: ServiceConfig) -> None:
+        self.config = config
+        self.admitted = asyncio.Semaphore(config.max_in_flight)
+        self.pool: ProcessPoolExecutor | None = None
+
+    async def start(self, _app: web.Application) -> None:
+        self.pool = ProcessPoolExecutor(max_workers=self.config.workers)
+
+    async def stop(self, _app: web.Application) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+    async def health(self, _request: web.Request) -> web.Response:
+        return web.json_response({"status": "ok", "methods": list(METHODS),
+                                  "in_flight_limit": self.config.max_in_flight})
+
+    async def rpc(self, request: web.Request) -> web.Response:
+        if self.config.token is not None and not self._authorised(request):
+            return _reply(_response(None, error=RpcError(UNAUTHORIZED, "unauthorized")), 401)
+        if (request.content_length or 0) > self.config.max_bytes:
+            return _too_large(self.config.max_bytes)
+        try:
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            return _too_large(self.config.max_bytes)
+        try:
+            payload = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return _reply(_response(None, error=RpcError(PARSE_ERROR, "parse error: the body is "
+                                                          "not UTF-8 JSON")))
+        if self.admitted.locked():
+            return _reply(_response(None, error=RpcError(BUSY, "server busy, retry later")), 503)
+        async with self.admitted:
+            if isinstance(payload, list):
+                return await self._batch(payload)
+            answer = await self._call(payload)
+            return _reply(answer) if answer is not None else web.Response(status=204)
+
+    def _authorised(self, request: web.Request) -> bool:
+        given = request.headers.get("Authorization", "")
+        expected = f"Bearer {self.config.token}"
+        return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
+
+    async def _batch(self, calls: list) -> web.Response:
+        if not calls:
+            return _reply(_response(None, error=RpcError(INVALID_REQUEST, "empty batch")))
+        if len(calls) > MAX_BATCH:
+            return _reply(_response(None, error=RpcError(INVALID_REQUEST,
+                                                         f"a batch holds at most {MAX_BATCH} calls")))
+        answers = await asyncio.gather(*(self._call(call) for call in calls))
+        kept = [a for a in answers if a is not None]
+        return _reply(kept) if kept else web.Response(status=204)
+
+    async def _call(self, call: object) -> dict | None:
+        """One call's response (None for a valid notification: a call without ``id``)."""
+        id_ = call.get("id") if isinstance(call, dict) else None
+        try:
+            id_, method, params = _check_call(call, self.config.allow_fetch)
+        except RpcError as error:
+            if error.code != INVALID_REQUEST and "id" not in call:
+                return None  # a valid notification gets no reply, not even an error
+            return _response(id_, error=error)
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                if "html" not in params:
+                    params = {**params, "html": await self._fetch(params["url"])}
+                outcome = await loop.run_in_executor(self.pool, run_method, method, params)
+        except RpcError as error:
+            outcome = {"error": error.to_dict()}
+        except TimeoutError:
+            outcome = {"error": RpcError(TIMEOUT, f"the call took over {self.config.timeout} s")
+                       .to_dict()}
+        except Exception:  # a bug or a broken pool: logged here, never sent to the client
+            logger.exception("JSON-RPC %s failed", method)
+            outcome = {"error": RpcError(INTERNAL, "internal error").to_dict()}
+        if "id" not in call:
+            return None
+        return {"jsonrpc": "2.0", "id": id_, **outcome}
+
+
+    async def _fetch(self, url: str) -> str:
+        from crawler.rpc_fetch import FetchRefused, fetch_page
+
+        try:
+            return await fetch_page(url, self.config.max_bytes, self.config.timeout)
+        except FetchRefused as refused:
+            raise RpcError(FETCH_REFUSED, "the URL was not fetched",
+                           {"reason": refused.reason}) from None
+
+
+def _too_large(limit: int) -> web.Response:
+    return _reply(_response(None, error=RpcError(TOO_LARGE, f"the body is over {limit} bytes")), 413)
+
+
+def _reply(body: object, status: int = 200) -> web.Response:
+    return web.json_response(body, status=status, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+
+def build_app(config: ServiceConfig) -> web.Application:
+    """The aiohttp application of ``config`` (its pool starts and stops with the app)."""
+    service = Service(config)
+    app = web.Application(client_max_size=config.max_bytes)
+    app.on_startup.append(service.start)
+    app.on_cleanup.append(service.stop)
+    app.router.add_post("/", service.rpc)
+    app.router.add_get("/health", service.health)
+    return app
