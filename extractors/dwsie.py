@@ -27,8 +27,8 @@ the paper-only model).
 
 from __future__ import annotations
 
+import functools
 import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,16 +231,10 @@ def load_node_model(folder: str | Path | None = None) -> NodeModel:
     return NodeModel.from_arrays(loaded.arrays, loaded.card)
 
 
-_default: dict[str, NodeModel] = {}
-_default_lock = threading.Lock()
-
-
+@functools.cache
 def default_node_model() -> NodeModel:
     """The shipped node network, loaded once per process (as :func:`extractors.svm_fields.default_model`)."""
-    with _default_lock:
-        if "model" not in _default:
-            _default["model"] = load_node_model(None)
-        return _default["model"]
+    return load_node_model(None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,6 @@ with :meth:`Fields.fill` / :func:`fill_guesses`, marking it ``svm``.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass, field, fields as dc_fields
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit

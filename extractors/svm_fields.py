@@ -40,6 +40,7 @@ The weights live in ``extractors/models/svm_fields.npz`` with ``svm_fields.card.
 
 from __future__ import annotations
 
+import functools
 import threading
 import zlib
 from dataclasses import dataclass
@@ -345,16 +346,10 @@ def _from_loaded(loaded: LoadedModel) -> FieldModel:
                       arrays["hashed_w"].astype(np.float64), arrays["bias"], card, loaded.path)
 
 
-_default: dict[str, FieldModel] = {}
-_default_lock = threading.Lock()
-
-
+@functools.cache
 def default_model() -> FieldModel:
     """The shipped model, loaded once per process."""
-    with _default_lock:
-        if "model" not in _default:
-            _default["model"] = load_field_model(None)
-        return _default["model"]
+    return load_field_model(None)
 
 
 @dataclass(slots=True)

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         server.wait(timeout=10)
     print(f"{len(pages)} pages of {folder.name}; in-process extract_pageinfo: {local:.1f} pages/s "
           f"(one process)")
-    print(f"| clients | requests/s | p50 ms | p99 ms | share of in-process rate |\n|---|---|---|---|---|")
+    print("| clients | requests/s | p50 ms | p99 ms | share of in-process rate |\n|---|---|---|---|---|")
     for row in rows:
         print(f"| {row['clients']} | {row['rps']:.1f} | {row['p50_ms']:.0f} | {row['p99_ms']:.0f} | "
               f"{row['rps'] / local:.2f} |")
