@@ -8,6 +8,7 @@ Project settings carry the ``NEWSCRAWL_`` prefix.
 from __future__ import annotations
 
 from pipelines import CAPTURE_MIDDLEWARES, DEFAULT_PIPELINES
+from pipelines.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -58,8 +59,8 @@ NEWSCRAWL_MAX_PAGE_BYTES = 10_000_000
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
 # Parsed pages kept by the extract pipeline (pipelines/parsed_pages.py): the spider's parse of a
 # page while it waits for its sibling, and parsed siblings for the next article of their template.
-NEWSCRAWL_PARSED_PAGES = 128
-NEWSCRAWL_SIBLING_PAGES = 32
+NEWSCRAWL_PARSED_PAGES = DEFAULT_PARSED_PAGES  # 128
+NEWSCRAWL_SIBLING_PAGES = DEFAULT_SIBLING_PAGES  # 32
 
 # Scope and SSRF (crawler/scope.py, crawler/downloadermiddlewares/address_guard.py): no request
 # reaches a loopback, private, link-local or reserved address, after DNS resolution and on every
