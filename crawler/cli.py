@@ -12,8 +12,8 @@ from crawler.commands import (
     apply, consume, crawl, crawl_bench, demo, extract, induce, seed, serve, serve_bench, train,
     worker, wrappers,
 )
-from extractors import benchmark
-from extractors.evaluation import cli as evaluation
+from evaluation import benchmark
+from evaluation import cli as evaluation
 
 logger = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ trained to find the node that holds the field (our stage-1 label: the node whose
 gold best) scores every node inside it as "not the field's node", so it cannot tell a paragraph of
 the story from an inset inside it. Stage 2 is therefore a second linear SVM on the same features,
 trained on the candidates inside the gold node (label: most of its text belongs to the field).
-The labelling rules are written down in :mod:`extractors.evaluation.training.fields`.
+The labelling rules are written down in :mod:`evaluation.training.fields`.
 
 The weights live in ``extractors/models/svm_fields.npz`` with ``svm_fields.card.json``, read with
 :func:`extractors.modelio.load_model` (no pickle); ``newscrawl train fields`` rebuilds them.

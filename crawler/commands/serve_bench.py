@@ -29,7 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _pages(folder: Path, limit: int) -> list[str]:
-    from extractors.evaluation.datasets import load_dataset
+    from evaluation.datasets import load_dataset
 
     dataset = load_dataset(folder, limit)
     return [p.read_bytes().decode("utf-8", "replace") for p in dataset.evaluated()]
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     import requests
 
-    from extractors.evaluation.cli import resolve_dataset_dir
+    from evaluation.cli import resolve_dataset_dir
 
     folder = resolve_dataset_dir(args.data)
     if not (folder / "gold.jsonl").is_file():

@@ -8,12 +8,12 @@ import importlib.util
 
 __all__ = ["TRAINERS", "add_parser"]
 
-#: Target name → (trainer module under ``extractors.evaluation.training``, one-line help).
+#: Target name → (trainer module under ``evaluation.training``, one-line help).
 TRAINERS = {
     "fields": ("fields", "the two-stage SVM node classifier for title, date, author, body (paper 001)"),
     "dwsie": ("dwsie", "the DWSIE node network: list node / content node / other (paper 002)"),
 }
-_PACKAGE = "extractors.evaluation.training"
+_PACKAGE = "evaluation.training"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from extractors.evaluation.cli import _breakdowns
-from extractors.evaluation.runner import groups_of
-from extractors.evaluation.datasets import GoldPage
+from evaluation.cli import _breakdowns
+from evaluation.runner import groups_of
+from evaluation.datasets import GoldPage
 
 
 def _page(i: int, group: str | None, site: str | None = None) -> GoldPage:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from extractors.evaluation.datasets import is_cleaneval, load_dataset, normalise_cleaneval
-from extractors.evaluation.metrics import tokenize
+from evaluation.datasets import is_cleaneval, load_dataset, normalise_cleaneval
+from evaluation.metrics import tokenize
 
 CLEANEVAL = Path("~/.cache/newsdata/cleanportaleval").expanduser()
 

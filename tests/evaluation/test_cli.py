@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from extractors.evaluation import cli
+from evaluation import cli
 from tests.evaluation.test_datasets import write_dataset
 
 ARTICLE = (b"<html><head><title>Rain</title></head><body><article><h1>Rain</h1><p>"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from extractors.evaluation.datasets import load_dataset
+from evaluation.datasets import load_dataset
 
 
 def write_dataset(root: Path, rows: list[dict]) -> Path:

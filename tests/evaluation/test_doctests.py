@@ -13,7 +13,7 @@ MODULES = ("metrics", "fieldmetrics", "listmetrics", "datasets", "methods", "pee
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module(f"extractors.evaluation.{name}")
+    module = importlib.import_module(f"evaluation.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0, f"no example ran in {module.__name__}"
     assert result.failed == 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from extractors.evaluation import fieldmetrics as fm
+from evaluation import fieldmetrics as fm
 
 
 def test_title_normalised_exact_match():

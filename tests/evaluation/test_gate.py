@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.evaluation import gate
+from evaluation import gate
 
 
 def result(f1: float) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from extractors.evaluation import listmetrics as lm
+from evaluation import listmetrics as lm
 
 
 def test_nonarticle_accepts_list_and_other():

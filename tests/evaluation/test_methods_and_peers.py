@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.evaluation import methods, peers
-from extractors.evaluation.runner import peer_tool
+from evaluation import methods, peers
+from evaluation.runner import peer_tool
 
 
 def test_unknown_method_lists_the_known_ones():

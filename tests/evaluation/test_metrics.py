@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.evaluation import metrics
+from evaluation import metrics
 
 
 def test_partial_output_counts_shingles_normalised_by_their_sum():

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from extractors.evaluation import gate
-from extractors.evaluation.datasets import load_dataset
-from extractors.evaluation.methods import method_specs
-from extractors.evaluation.runner import evaluate, method_tool
+from evaluation import gate
+from evaluation.datasets import load_dataset
+from evaluation.methods import method_specs
+from evaluation.runner import evaluate, method_tool
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "eval"
 SETS = ("main_text", "fields_snippets", "page_type", "list_records", "list_pairs")

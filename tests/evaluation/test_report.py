@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from extractors.evaluation import report
+from evaluation import report
 
 RESULT = {
     "results": [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from extractors.evaluation.training import fields as trainer
+from evaluation.training import fields as trainer
 from extractors.svm_fields import MODEL_NAME, load_field_model
 
 FIELDS_SET = Path(__file__).parents[1] / "fixtures" / "eval" / "fields_snippets"
@@ -107,7 +107,7 @@ def test_extract_and_eval_take_a_model_folder(tmp_path):
 
 
 def test_eval_held_out_scores_only_the_sites_training_never_saw(tmp_path):
-    from extractors.evaluation.datasets import load_dataset
+    from evaluation.datasets import load_dataset
 
     every = load_dataset(FIELDS_SET).evaluated()
     held = load_dataset(FIELDS_SET, held_out=True).evaluated()

@@ -8,7 +8,7 @@ import pytest
 
 from extractors import extract, parse_page
 from extractors.attenuation import clean_tree, extract_main_text, find_subject_region
-from extractors.evaluation.metrics import page_precision, page_recall, shingle_match
+from evaluation.metrics import page_precision, page_recall, shingle_match
 from tests.fixture_pages import body_without_link_lines, gold_lines, page_bytes
 
 ARTICLES = [g for g in gold_lines() if g["page_type"] == "article" and g.get("body")]

@@ -13,8 +13,8 @@ import pytest
 from extractors import parse_page
 from extractors.dwsie import (CLASSES, FEATURES, NodeModel, classify_nodes, default_node_model,
                               information_length, node_features, page_features)
-from extractors.evaluation.listmetrics import page_type_correct, record_counts
-from extractors.evaluation.training.dwsie import content_rows, record_rows
+from evaluation.listmetrics import page_type_correct, record_counts
+from evaluation.training.dwsie import content_rows, record_rows
 from extractors.pageinfo import dwsie_records, page_info, paper_shape
 
 EVAL = Path(__file__).parents[1] / "fixtures" / "eval"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from extractors import parse_page
-from extractors.evaluation.metrics import page_recall, shingle_match
+from evaluation.metrics import page_recall, shingle_match
 from extractors.feature_tree import build_feature_tree
 from extractors.lcs_denoise import SIMILARITY_THRESHOLD, denoise, match_trees
 from tests.extractors.test_attenuation import NAVIGATION_LINKS

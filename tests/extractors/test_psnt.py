@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 import pytest
 
 from extractors import parse_page
-from extractors.evaluation.listmetrics import record_counts
+from evaluation.listmetrics import record_counts
 from extractors.page import Page
 from extractors.psnt import Wrapper, apply_wrapper, induce_wrapper
 
@@ -250,7 +250,7 @@ def test_a_wrapper_finds_nothing_on_another_template_and_says_why(ifixit):
 
 
 def _dataset_pages(name: str, *ids: str) -> list:
-    from extractors.evaluation.datasets import load_dataset
+    from evaluation.datasets import load_dataset
 
     if not (DATA / name / "gold.jsonl").is_file():
         pytest.skip(f"dataset {name} not unpacked under {DATA} (see ../shared/data/README.md)")

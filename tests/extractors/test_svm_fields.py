@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from extractors import SvmPolicy, extract, parse_page
-from extractors.evaluation.fieldmetrics import title_match
+from evaluation.fieldmetrics import title_match
 from extractors.modelio import MODELS_DIR, ModelError
 from extractors.svm_fields import (DENSE_FEATURES, FIELDS, HASH_WIDTH, MODEL_NAME, default_model,
                                    load_field_model, page_features, predict)
@@ -184,7 +184,7 @@ def test_missing_folder_names_the_file(tmp_path):
         load_field_model(tmp_path / "nowhere")
 
 
-@pytest.mark.parametrize("name", ["extractors.svm_fields", "extractors.evaluation.training.fields"])
+@pytest.mark.parametrize("name", ["extractors.svm_fields", "evaluation.training.fields"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -24,9 +24,9 @@ from pathlib import Path
 from lxml import html as lxml_html
 
 from extractors import BadInput, extract, parse_page
-from extractors.evaluation.cli import resolve_dataset_dir
-from extractors.evaluation.datasets import Dataset, load_dataset
-from extractors.evaluation.runner import percentile
+from evaluation.cli import resolve_dataset_dir
+from evaluation.datasets import Dataset, load_dataset
+from evaluation.runner import percentile
 from extractors.lcs_denoise import denoise
 from extractors.svm_fields import default_model, page_features, predict
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 
 import lxml.html
 
-from extractors.evaluation.datasets import Dataset, GoldPage
-from extractors.evaluation.methods import MethodSpec
-from extractors.evaluation.peers import PeerSpec
-from extractors.evaluation.peertext import decode_for_peers
-from extractors.evaluation.scoring import score_pages
+from evaluation.datasets import Dataset, GoldPage
+from evaluation.methods import MethodSpec
+from evaluation.peers import PeerSpec
+from evaluation.peertext import decode_for_peers
+from evaluation.scoring import score_pages
 
 logger = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from extractors.evaluation.peertext import fragment_text
+from evaluation.peertext import fragment_text
 
 PeerRun = Callable[[bytes, str, "str | None"], dict]
 BODY_FIELDS = frozenset({"body", "title", "date", "author"})

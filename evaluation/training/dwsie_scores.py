@@ -1,6 +1,6 @@
 """Validation of ``newscrawl train dwsie``: page types by the paper's rule and by the page rule,
 node-class scores, the threshold choices and the printed tables (all on :class:`PageRows` of
-:mod:`extractors.evaluation.training.dwsie`)."""
+:mod:`evaluation.training.dwsie`)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import numpy as np
 
 from extractors.dwsie import CLASSES, MIN_LIST_NODES, NodeModel, list_subtrees, page_type_of
 from extractors.dwsie_pagetype import page_aggregates
-from extractors.evaluation.datasets import is_validation
+from evaluation.datasets import is_validation
 
 if TYPE_CHECKING:
-    from extractors.evaluation.training.dwsie import PageRows
+    from evaluation.training.dwsie import PageRows
 
 __all__ = ["Decisions", "choose_threshold", "decide", "evaluate", "page_type_table", "print_scores"]
 
@@ -61,7 +61,7 @@ def decide(model: NodeModel, pages: list[PageRows]) -> Decisions:
 def page_type_table(pages: list[PageRows], predicted: list[str]) -> dict:
     """Accuracy (listmetrics' rule: ``nonarticle`` is right as list or other), article recall and
     the confusion counts gold → predicted."""
-    from extractors.evaluation.listmetrics import page_type_correct
+    from evaluation.listmetrics import page_type_correct
 
     right = [page_type_correct(p, g.page_type) for g, p in zip(pages, predicted)]
     articles = [p == "article" for g, p in zip(pages, predicted) if g.page_type == "article"]

@@ -17,7 +17,7 @@ Labelling rules (a page contributes to a field only when its gold has that field
 - date, stage 1: a candidate of 4-120 characters that contains the gold year is positive when
   :func:`extractors.dates.parse_date` reads the gold day from its text.
 - author, stage 1: a candidate of 2-250 characters is positive when its normalised text contains
-  every gold name (:func:`extractors.evaluation.fieldmetrics.author_names`) and holds at most 4
+  every gold name (:func:`evaluation.fieldmetrics.author_names`) and holds at most 4
   words more than the names ("By", "and", a role).
 - body, stage 1: for every candidate of 20+ characters, precision = share of its bigrams found in
   the gold body's bigrams, recall = its found bigrams over the gold's (capped at 1), F1 of the two;
@@ -48,8 +48,8 @@ from pathlib import Path
 
 import numpy as np
 
-from extractors.evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
-from extractors.evaluation.training.corpus import dataset_folders, parsed_pages
+from evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
+from evaluation.training.corpus import dataset_folders, parsed_pages
 from extractors.modelio import MODELS_DIR, save_model
 from extractors.svm_fields import (CANDIDATE_TAGS, DENSE_FEATURES, FIELDS, HASH_NAMESPACES,
                                    HASH_WIDTH, MAX_CHARS, MIN_CHARS, MODEL_NAME, NGRAMS,
@@ -218,7 +218,7 @@ def _inside_labels(features: PageFeatures, best: int, keep_text) -> np.ndarray:
 
 
 def _author_labels(features: PageFeatures, gold_author):
-    from extractors.evaluation.fieldmetrics import author_names, normalise_text
+    from evaluation.fieldmetrics import author_names, normalise_text
 
     names = sorted(author_names(gold_author))
     if not names:
@@ -234,7 +234,7 @@ def _author_labels(features: PageFeatures, gold_author):
 
 def _date_labels(features: PageFeatures, gold_date):
     from extractors.dates import parse_date
-    from extractors.evaluation.fieldmetrics import parse_date as parse_gold
+    from evaluation.fieldmetrics import parse_date as parse_gold
 
     want = parse_gold(gold_date)
     if want is None or want.day is None:
@@ -295,7 +295,7 @@ def _sample(labels: np.ndarray, features: PageFeatures, allowed: np.ndarray, k: 
 
 
 def read_corpus(folders: list[Path], limit: int | None, negatives: int, seed: int) -> Corpus:
-    from extractors.evaluation.datasets import load_dataset
+    from evaluation.datasets import load_dataset
 
     rng = random.Random(seed)
     examples = {(f, s): Examples() for f in FIELDS for s in (1, 2)}
@@ -387,10 +387,10 @@ def train(corpus: Corpus, groups: frozenset[int], c: float, stages: tuple[int, .
 def validate(model: FieldModel, held_out: list[HeldOut], stages: int) -> dict[str, dict]:
     """Scores per field on the validation pages (all sets together, and per set): title and
     author word F1 against the gold string, date share of the gold day, body the evaluation's
-    body F1 (shingles, :mod:`extractors.evaluation.metrics`)."""
+    body F1 (shingles, :mod:`evaluation.metrics`)."""
     from extractors.dates import parse_date
-    from extractors.evaluation.fieldmetrics import author_names, parse_date as parse_gold
-    from extractors.evaluation.metrics import page_f1, shingle_match
+    from evaluation.fieldmetrics import author_names, parse_date as parse_gold
+    from evaluation.metrics import page_f1, shingle_match
 
     per: dict[str, dict[str, list[float]]] = {}
     for item in held_out:

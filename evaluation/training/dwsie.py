@@ -2,7 +2,7 @@
 
 Reads datasets in the shared layout, parses each page once, computes every row's features
 (:func:`extractors.dwsie.node_features`), labels rows from the gold (rules below), splits train and
-validation **by site** (:func:`extractors.evaluation.datasets.is_validation`, the split every
+validation **by site** (:func:`evaluation.datasets.is_validation`, the split every
 trainer shares), min-max scales and trains scikit-learn's ``MLPClassifier`` twice: on the paper's
 five features alone and on all of :data:`extractors.dwsie.FEATURES`; prints both validation tables
 (node classes, page type) and saves the chosen model (``--features``, default ``all``) with its card.
@@ -45,11 +45,11 @@ import numpy as np
 from extractors.dwsie import (CLASSES, FEATURES, LOG_COLUMNS, MIN_LIST_NODES, MODEL_NAME,
                               PAGE_SIGNALS, PAPER_FEATURES, NodeModel, page_features)
 from extractors.dwsie_pagetype import AGGREGATES, PAGE_TYPES, PageRule
-from extractors.evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
-from extractors.evaluation.training.corpus import dataset_folders, parsed_pages
-from extractors.evaluation.training.dwsie_scores import (Decisions, choose_threshold, decide,
+from evaluation.datasets import VALIDATION_BUCKETS, is_validation, site_of
+from evaluation.training.corpus import dataset_folders, parsed_pages
+from evaluation.training.dwsie_scores import (Decisions, choose_threshold, decide,
                                                          evaluate, print_scores)
-from extractors.evaluation.training.fields import bigrams, words
+from evaluation.training.fields import bigrams, words
 from extractors.modelio import MODELS_DIR, save_model
 
 logger = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ def content_rows(nodes, body: str) -> np.ndarray:
 
 def record_rows(page, records: list[dict], base: str | None) -> np.ndarray:
     """Rows of the records' items (the ``LN`` rule of the module docstring)."""
-    from extractors.evaluation.listmetrics import record_key
+    from evaluation.listmetrics import record_key
     from extractors.tagpaths import link_href
 
     nodes = page.nodes
@@ -174,8 +174,8 @@ def _sample(table: np.ndarray, tags: list[str], positives: dict[int, np.ndarray]
 
 def read_pages(folders: list[Path], limit: int | None, negatives: int, seed: int
                ) -> tuple[list[PageRows], dict[str, dict]]:
-    from extractors.evaluation.datasets import load_dataset
-    from extractors.evaluation.listmetrics import normalise_page_type
+    from evaluation.datasets import load_dataset
+    from evaluation.listmetrics import normalise_page_type
 
     rng = random.Random(seed)
     pages: list[PageRows] = []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from extractors.evaluation import fieldmetrics, listmetrics, metrics
-from extractors.evaluation.datasets import GoldPage, has_gold
+from evaluation import fieldmetrics, listmetrics, metrics
+from evaluation.datasets import GoldPage, has_gold
 
 CJK_LANGS = frozenset({"zh", "ja", "ko"})
 FIELD_SECTIONS = {"title": ("title",), "date": ("date", "date_day"), "author": ("author",)}

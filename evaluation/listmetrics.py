@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-from extractors.evaluation.fieldmetrics import author_match, normalise_text
+from evaluation.fieldmetrics import author_match, normalise_text
 
 PAGE_CLASSES = ("article", "list", "other")
 

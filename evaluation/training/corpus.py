@@ -14,7 +14,7 @@ __all__ = ["dataset_folders", "parsed_pages"]
 def dataset_folders(names: list[str], command: str) -> list[Path] | None:
     """The folders of ``names`` (paths, or set names under $NEWSCRAWL_DATA); None, after saying
     which on stderr, when one is not a dataset folder."""
-    from extractors.evaluation.cli import resolve_dataset_dir
+    from evaluation.cli import resolve_dataset_dir
 
     folders = [resolve_dataset_dir(d) for d in names]
     missing = [str(f) for f in folders if not (f / "gold.jsonl").is_file()]

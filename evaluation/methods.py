@@ -2,7 +2,7 @@
 
 A method is ``run(html: bytes, url: str | None, sibling: bytes | None) -> dict`` returning a
 prediction with any of ``body``, ``title``, ``date``, ``author``, ``page_type``, ``records``.
-``needs_sibling`` methods get a same-group page chosen by :mod:`extractors.evaluation.datasets`
+``needs_sibling`` methods get a same-group page chosen by :mod:`evaluation.datasets`
 (only of the page types in ``sibling_types`` when the spec names some).
 
 Besides the scored keys a prediction may carry ``coverable`` (False when the method could not be

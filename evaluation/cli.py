@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 from extractors import lcs_denoise
-from extractors.evaluation import methods as method_module
-from extractors.evaluation import gate, report
-from extractors.evaluation.datasets import Dataset, load_dataset
-from extractors.evaluation.methods import method_specs, resolve_methods
-from extractors.evaluation.peers import peer_specs, resolve_peers
-from extractors.evaluation.runner import (BREAKDOWNS, Tool, evaluate, method_tool, peer_tool,
+from evaluation import methods as method_module
+from evaluation import gate, report
+from evaluation.datasets import Dataset, load_dataset
+from evaluation.methods import method_specs, resolve_methods
+from evaluation.peers import peer_specs, resolve_peers
+from evaluation.runner import (BREAKDOWNS, Tool, evaluate, method_tool, peer_tool,
                                           predictions_tool)
 
 logger = logging.getLogger(__name__)
@@ -192,11 +192,11 @@ def gate_step(args: argparse.Namespace, result: dict) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point (``python -m extractors.evaluation``)."""
+    """Stand-alone entry point (``python -m evaluation``)."""
     parser = argparse.ArgumentParser(prog="newscrawl eval")
     add_arguments(parser)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s",
                         stream=sys.stderr)
     # our progress at INFO, the peers' own chatter only from WARNING
-    logging.getLogger("extractors.evaluation").setLevel(logging.INFO)
+    logging.getLogger("evaluation").setLevel(logging.INFO)
     return run(parser.parse_args(argv))
