@@ -26,7 +26,7 @@ _PREFIX = re.compile(
     r"^\s*(?:(?:posted|written|written and posted|published|reported|text|story|"
     r"words|photos?|erstellt|geschrieben|verfasst|ein beitrag)\s+)?"
     r"(?:by|von|par|por|door|di|da|av|af|автор|текст|作者|记者|文|编辑|责任编辑|来源|撰文|"
-    r"author|authors|autor|autorin|auteur|redakteur|reporter)\b\s*[:：/|]?\s*",
+    r"author|authors|autor|autorin|auteur|redakteur|reporter|redaktion(?=\s*:))\b\s*[:：/|]?\s*",
     re.IGNORECASE)
 _LEAD = re.compile(r"(?i)^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stories)\s+"
                    r"(?:by|of|from)|more\s+(?:from|by)|all\s+(?:posts|articles)\s+by|"
@@ -52,6 +52,8 @@ _LABEL = re.compile(
 #: "X Stand: 05.", "X Posts: 1".
 _BOX_TAIL = re.compile(r"(?i)\s*(?:[→»›]|\balle\s+artikel\b|\bfollow\b|\bshares\b|"
                        r"\bstand\s*:|\bposts\s*:\s*\d).*$")
+#: A role in brackets after the name: "Eberhard Fuhr (Pressesprecher des EJW)".
+_ROLE_TAIL = re.compile(r"\s+\([^()]{2,}\)?\s*$")
 _CJK_PREFIX = re.compile(r"^\s*(?:作者|记者|文|编辑|责任编辑|撰文|本报记者|通讯员)\s*[:：/]?\s*")
 _SPLIT = re.compile(r"\s*(?:,|;|\||/|&|、|，|；|\band\b|\bund\b|\bet\b|\by\b|\bи\b|\s+-\s+)\s*",
                     re.IGNORECASE)
@@ -125,7 +127,7 @@ def _names_in(value: str, sites: set[str]):
 
 
 def _person(part: str, sites: set[str]) -> tuple[str | None, str]:
-    name = _PREFIX.sub("", part).strip(" \t,;:|-–—·•()[]\"'“”")
+    name = _PREFIX.sub("", _ROLE_TAIL.sub("", part)).strip(" \t,;:|-–—·•()[]\"'“”")
     if not name or not _LETTER.search(name):
         return None, "no letters"
     if len(name) > MAX_NAME_CHARS or len(name.split()) > MAX_NAME_WORDS:

@@ -48,7 +48,16 @@ _AUTHOR_MARKED = ("author", "byline", "writer", "autor", "reporter", "source")
 _SKIP_WORDS = ("comment", "related", "footer", "sidebar", "widget", "bio", "avatar", "share",
                "social")
 _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "text", "texto"})
-_BY_LINE = re.compile(r"(?i:by|von|par|por|door|text:|texto:)\s+[A-ZÀ-ÖØ-Þ][\w.'-]+\s+[A-ZÀ-ÖØ-Þ]")
+#: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
+#: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
+_BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
+                      r"((?i:(?:written\s+|posted\s+|geschrieben\s+|verfasst\s+)?by|von|par|por|"
+                      r"door|text|texto|autor|autorin|author|auteur|redaktion)\s*:?\s+"
+                      r"[A-ZÀ-ÖØ-Þ][\w.'-]+\s+[A-ZÀ-ÖØ-Þ].*)")
+#: Words of an outlet's name, not a person's ("By BBC News", "Von: Ostbelgien Direkt").
+_OUTLET = re.compile(r"(?i)\b(?:news|press|times|media|blog|magazin\w*|zeitung|online|tv|radio|"
+                     r"daily|post|journal|direkt|welle|network|group|agency|team|herald|"
+                     r"tribune|gazette|review|today|weekly|digital)\b")
 _CJK_BYLINE = re.compile(r"(?:作者|记者|撰文|文|编辑|责任编辑|责编)\s*[:：/]\s*"
                          r"([\u4e00-\u9fff·]{2,5}(?:[ 、，,][\u4e00-\u9fff·]{2,5}){0,3})")
 
@@ -132,11 +141,14 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
         if text.lower().rstrip(":") in _BY_WORDS:
             following = next((t for t in texts[number + 1:number + 3] if t), "")
             candidate = following
-        elif _BY_LINE.match(text):
-            candidate = text
+        elif match := _BY_LINE.match(text):
+            candidate = match.group(1)
         else:
             continue
-        names, _ = clean_authors([candidate], sites)
+        # a labelled byline names a person even where the site bears that name (a personal blog
+        # "Wolfgang Schmale": "Von: Wolfgang Schmale"); bylines naming an outlet are refused below
+        names, _ = clean_authors([candidate], ())
+        names = [n for n in names if not _OUTLET.search(n)]
         names = [n for n in names if n[0].isupper() and len(n.split()) >= 2]
         if names:
             return names

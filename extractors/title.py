@@ -12,17 +12,35 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from urllib.parse import urlsplit
 
 from extractors.metadata import Metadata
 from extractors.page import Page
 
-__all__ = ["choose_title", "site_names", "strip_site_name"]
+__all__ = ["choose_title", "domain_names", "site_names", "strip_site_name"]
 
 #: Separators between headline and site name in ``<title>``.
 _TITLE_SPLIT = re.compile(r"\s+[|\-–—:·»«/]\s+|\s*[|｜]\s*|\s+[-–—]\s*|\s*－\s*|_|::")
 _SPACES = re.compile(r"\s+")
+#: Classes of a heading's kicker (the label above or before the headline) and of the hidden
+#: separators after it.
+_KICKER = re.compile(r"kicker|dachzeile|overline|topline|roofline|eyebrow|supertitle|"
+                     r"spitzmarke|visually-hidden|sr-only|ts-colon", re.I)
+#: Classes of headings only screen readers see (the page's title repeated, the site's name).
+_HIDDEN = re.compile(r"screen-reader|sr-only|visually-hidden|element-invisible|(?<![\w-])hidden(?![\w-])",
+                     re.I)
+#: Declared titles that name no article: the page's heading is taken instead.
+GENERIC_TITLES = frozenset({"home", "homepage", "startseite", "index", "accueil", "inicio",
+                            "untitled", "untitled document"})
+#: Host labels that never name a site.
+_HOST_WORDS = frozenset({"www", "www2", "amp", "mobile", "blog", "blogs", "news", "wordpress",
+                         "blogspot", "archive", "web", "home", "online", "info", "site"})
 #: Headings shorter than this are section labels, not headlines.
 MIN_HEADLINE_CHARS = 4
+#: A title part of at most this many words that holds a site name (of at least MIN_SITE_CHARS
+#: characters) is the site's name with a word or two around it.
+MAX_SITE_WORDS = 4
+MIN_SITE_CHARS = 5
 #: Headings looked at: the first few ``<h1>`` (pages with a logo ``<h1>`` have 2-3).
 MAX_HEADINGS = 5
 
@@ -31,16 +49,18 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
     """(headline, source) where source is ``jsonld``, ``opengraph``, ``meta``, ``microdata`` or
     ``text`` (a heading)."""
     declared = declared_titles(meta)
-    sites = site_names(meta)
-    headings = [h for h in (_clean(el.text_content()) for el in _headings(page))
-                if len(h) >= MIN_HEADLINE_CHARS and _key(h) not in sites]
-    for heading in headings:
-        if any(heading in title for title, _ in declared):  # case matters: "Data science" is
-            return heading, "text"                           # a label in "Free Data Science..."
+    host_names = domain_names(page.url)
+    sites = site_names(meta) | host_names
+    headings = _headings(page, sites)
+    stripped = strip_site_name(declared[0][0], sites) if declared else ""
+    heading = _pick_heading(headings, stripped, [title for title, _ in declared])
+    if heading:
+        return heading, "text"
+    if declared and headings and (_key(stripped) in host_names or _key(stripped) in GENERIC_TITLES):
+        return headings[0][1], "text"  # "Home", or the site's name alone: the page's heading says more
     if declared:
-        title, source = declared[0]
-        return strip_site_name(title, sites), source
-    return (headings[0], "text") if headings else (None, None)
+        return stripped, declared[0][1]
+    return (headings[0][1], "text") if headings else (None, None)
 
 
 def declared_titles(meta: Metadata) -> list[tuple[str, str]]:
@@ -72,7 +92,8 @@ def site_names(meta: Metadata) -> set[str]:
             names.append(publisher["name"])
         if "website" in str(obj.get("@type", "")).lower() and isinstance(obj.get("name"), str):
             names.append(obj["name"])
-    return {k for k in (_key(n.lstrip("@")) for n in names) if k}
+    # A "site name" of many words is a headline a template put in the wrong tag.
+    return {k for k in (_key(n.lstrip("@")) for n in names) if k and len(k.split()) <= 6}
 
 
 def strip_site_name(title: str, sites: set[str]) -> str:
@@ -89,7 +110,7 @@ def strip_site_name(title: str, sites: set[str]) -> str:
     parts = [p.strip() for p in _TITLE_SPLIT.split(title) if p and p.strip()]
     if len(parts) < 2:
         return title
-    kept = [p for p in parts if _key(p) not in sites]
+    kept = [p for p in parts if not _names_site(p, sites)]
     if kept and len(kept) < len(parts):
         parts = kept
         if len(parts) == 1:
@@ -101,9 +122,101 @@ def strip_site_name(title: str, sites: set[str]) -> str:
     return first if len(first) * 2 >= len(longest) else longest
 
 
-def _headings(page: Page):
-    h1 = list(page.body.iter("h1"))[:MAX_HEADINGS]
-    return h1 if h1 else list(page.body.iter("h2"))[:MAX_HEADINGS]
+def domain_names(url: str | None) -> set[str]:
+    """Keys of the names a site's host spells: ``seelenradio`` for ``www.seelenradio.de``,
+    ``bayrische bembel`` for ``bayrische-bembel.de`` (as :func:`_key` normalises text), so a
+    title part "Seelenradio" or a logo heading is known as the site's name though no metadata
+    names the site.
+
+    >>> sorted(domain_names("https://www.bayrische-bembel.de/news/504"))
+    ['bayrische bembel']
+    """
+    if not url:
+        return set()
+    host = urlsplit(url).hostname or ""
+    labels = host.split(".")[:-1]  # the top-level domain never names a site
+    return {_key(label.replace("-", " ")) for label in labels
+            if len(label) >= MIN_HEADLINE_CHARS and label not in _HOST_WORDS}
+
+
+def _pick_heading(headings: list[tuple[str, str]], stripped: str, declared: list[str]
+                  ) -> str | None:
+    """The heading that is the headline, judged by the titles the page declares.
+
+    In order: the first ``<h1>`` that is most of ``stripped`` (the declared title without its
+    site part); the longest ``<h2>`` that is (a blog's post title under a logo ``<h1>`` the
+    metadata does not name); the first ``<h1>`` any declared title holds; an ``<h2>`` that is
+    most of a declared title. "Most" is at least half the characters, so a section label
+    ("Quests") inside the title is not the headline. Case matters ("Data science" is a label in
+    "Free Data Science..."); quotes and dashes are folded ("„finished“" is '"finished"').
+    """
+    core = _fold(stripped)
+    titles = [_fold(t) for t in declared]
+
+    def most_of(text: str, whole: str) -> bool:
+        return text in whole and len(text) * 2 >= len(whole)
+
+    h1 = [text for tag, text in headings if tag == "h1"]
+    h2 = [text for tag, text in headings if tag == "h2"]
+    for text in h1:
+        if most_of(_fold(text), core):
+            return text
+    in_core = [text for text in h2 if most_of(_fold(text), core)]
+    if in_core:
+        return max(in_core, key=len)
+    for text in h1:
+        if any(_fold(text) in title for title in titles):
+            return text
+    for text in h2:
+        if any(most_of(_fold(text), title) for title in titles):
+            return text
+    return None
+
+
+def _headings(page: Page, sites: set[str]) -> list[tuple[str, str]]:
+    """(tag, text) of the first visible ``<h1>``s, then of the first ``<h2>``s (a blog's post
+    title is often an ``<h2>`` under a logo ``<h1>``), without those that are the site's name."""
+    found: list[tuple[str, str]] = []
+    for tag in ("h1", "h2"):
+        texts = [text for text in (_heading_text(el) for el in page.body.iter(tag)
+                                   if not _HIDDEN.search(el.get("class") or ""))
+                 if len(text) >= MIN_HEADLINE_CHARS and _key(text) not in sites]
+        found += [(tag, text) for text in texts[:MAX_HEADINGS]]
+    return found
+
+
+_FOLD = str.maketrans({"’": "'", "‘": "'", "‚": "'", "“": '"', "”": '"', "„": '"', "«": '"',
+                       "»": '"', "–": "-", "—": "-", "\u00a0": " "})
+
+
+def _fold(text: str) -> str:
+    """Text with typographic quotes and dashes as ASCII, for comparing titles and headings."""
+    return unicodedata.normalize("NFKC", text).translate(_FOLD)
+
+
+def _heading_text(el) -> str:
+    """A heading's text without its kicker ("<span class=kicker>Klimaschutz</span>: Bohren...")
+    when the rest of the heading is the headline."""
+    kickers = [sub for sub in el.iterdescendants() if isinstance(sub.tag, str)
+               and _KICKER.search(sub.get("class") or "")]
+    text = _clean(el.text_content())
+    if not kickers:
+        return text
+    rest = text
+    for sub in kickers:
+        rest = rest.replace(_clean(sub.text_content()), "", 1)
+    rest = rest.strip(" :-–—|·")
+    return rest if len(rest) >= MIN_HEADLINE_CHARS else text
+
+
+def _names_site(part: str, sites: set[str]) -> bool:
+    """Whether a title part is the site's name: one of ``sites``, or a short part holding one
+    ("EFC Bayrische Bembel Regensburg" on bayrische-bembel.de)."""
+    key = _key(part)
+    if key in sites:
+        return True
+    return len(key.split()) <= MAX_SITE_WORDS and any(
+        len(site) >= MIN_SITE_CHARS and site in key for site in sites)
 
 
 def _clean(text: str) -> str:
