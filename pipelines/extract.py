@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
+    from pipelines.record_board import RecordBoard
+
 __all__ = ["ExtractPipeline", "extract_page", "news_item", "sibling_note", "site_of"]
 
 logger = logging.getLogger(__name__)
@@ -81,6 +83,12 @@ class ExtractPipeline:
                    policy_for(settings.get("NEWSCRAWL_FIELDS_MODEL")),
                    settings.getint("NEWSCRAWL_PARSED_PAGES", DEFAULT_PARSED_PAGES),
                    settings.getint("NEWSCRAWL_SIBLING_PAGES", DEFAULT_SIBLING_PAGES))
+
+    @property
+    def record_board(self) -> RecordBoard | None:
+        """Where the spider awaits a list page's records; None when list wrappers are off (then
+        the spider does not wait)."""
+        return self.lists.board if self.lists is not None else None
 
     def close_spider(self) -> None:
         if self.pairing is not None:
