@@ -8,7 +8,9 @@ Project settings carry the ``NEWSCRAWL_`` prefix.
 from __future__ import annotations
 
 from pipelines import CAPTURE_MIDDLEWARES, DEFAULT_PIPELINES
+from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
+from pipelines.wrappers import REDIS_KEY as WRAPPERS_REDIS_KEY
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -55,7 +57,7 @@ SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 
 # Pages larger than this are skipped (newscrawl/skipped/too_large); also the download size cap
 # (a gzip bomb stops there too, counted too_large).
-NEWSCRAWL_MAX_PAGE_BYTES = 10_000_000
+NEWSCRAWL_MAX_PAGE_BYTES = DEFAULT_MAX_BYTES  # 10 MB, written once in extractors/page.py
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
 # Parsed pages kept by the extract pipeline (pipelines/parsed_pages.py): the spider's parse of a
 # page while it waits for its sibling, and parsed siblings for the next article of their template.
@@ -135,5 +137,5 @@ NEWSCRAWL_WRAPPERS_SINGLE_PAGE = True
 # holds to (it follows record links); docs/evaluation.md "DWSIE".
 NEWSCRAWL_LISTS_DWSIE = False
 NEWSCRAWL_WRAPPER_DIR = None
-NEWSCRAWL_WRAPPER_KEY = "newscrawl:wrappers"
+NEWSCRAWL_WRAPPER_KEY = WRAPPERS_REDIS_KEY  # pipelines/wrappers.py
 NEWSCRAWL_RECORDS_WAIT = 90.0

@@ -32,6 +32,7 @@ from scrapy.utils.asyncio import run_in_thread
 import extractors
 from extractors.svm_fields import policy_for
 from extractors.errors import BadInput
+from extractors.page import DEFAULT_MAX_BYTES as DEFAULT_MAX_PAGE_BYTES
 from pipelines.items import news_item, site_of
 from pipelines.lists import ListOutcome, ListStage, news_list_item
 from crawler.page_item import PARSED
@@ -51,7 +52,6 @@ __all__ = ["ExtractPipeline", "extract_page", "news_item", "sibling_note", "site
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MAX_PAGE_BYTES = 10_000_000
 
 
 class ExtractPipeline:

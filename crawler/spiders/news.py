@@ -51,6 +51,7 @@ from scrapy.utils.asyncio import run_in_thread, sleep
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.python.failure import Failure
 
+from crawler.settings import NEWSCRAWL_RECORDS_WAIT
 from crawler.downloadermiddlewares.address_guard import SEED_ORIGIN
 from crawler.failures import failure_reason
 from crawler.link_scan import MAX_LINKS_PER_PAGE, PageScan, scan_page
@@ -87,7 +88,7 @@ SIBLING_PRIORITY = 100
 RECORD_OF = "newscrawl_record_of"
 #: Default of ``NEWSCRAWL_RECORDS_WAIT``: the longest a list page's links wait for its records (the
 #: sibling wait, 30 s by default, plus time to extract; the pipeline normally answers sooner).
-DEFAULT_RECORDS_WAIT = 90.0
+DEFAULT_RECORDS_WAIT = NEWSCRAWL_RECORDS_WAIT
 #: The set of templates whose sibling was requested is forgotten past this size (memory bound).
 MAX_TEMPLATES_REMEMBERED = 100_000
 #: The callback gives the reactor a turn after this many outputs: each request costs the reactor
