@@ -117,7 +117,7 @@ NEWSCRAWL_IDLE_TIMEOUT = 0.0
 # in the queue every NEWSCRAWL_LEASE_REAP_INTERVAL seconds.
 NEWSCRAWL_LEASE_SECONDS = 30.0
 NEWSCRAWL_LEASE_REAP_INTERVAL = 5.0
-# Redis outages (crawler/scheduling/link.py): writes held in memory (at most
+# Redis outages (pipelines/redis_link.py): writes held in memory (at most
 # NEWSCRAWL_REDIS_HOLD_MAX) and replayed when Redis is back; a worker stops (exit code 3) once Redis has been away longer than
 # NEWSCRAWL_REDIS_MAX_OUTAGE seconds, saving what it holds to <out>/held-redis.journal.
 NEWSCRAWL_REDIS_MAX_OUTAGE = 300.0

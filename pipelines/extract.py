@@ -35,10 +35,9 @@ from extractors.errors import BadInput
 from extractors.page import DEFAULT_MAX_BYTES as DEFAULT_MAX_PAGE_BYTES
 from pipelines.items import news_item, site_of
 from pipelines.lists import ListOutcome, ListStage, news_list_item
-from crawler.page_item import PARSED
 from pipelines.pairing import DISABLED, SiblingPairing, pairing_from_crawler, reason_slug
-from pipelines.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PageCache,
-                                    body_key)
+from pipelines.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PARSED,
+                                    PageCache, body_key)
 from pipelines.siblings import StoredPage
 
 if TYPE_CHECKING:
