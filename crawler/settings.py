@@ -1,7 +1,8 @@
 """Scrapy settings of the newscrawl project (``scrapy.cfg``: ``default = crawler.settings``).
 
 Embedded mode by default: Scrapy's own scheduler, output under ``./output``. ``crawler.cli`` switches
-to distributed mode (``--redis URL``) with :func:`crawler.scheduling.distributed_settings`.
+to distributed mode when ``NEWSCRAWL_REDIS_URL`` is set (``--redis URL``, or ``-s`` with ``scrapy crawl``):
+the ``Distributed`` add-on (:mod:`crawler.addons`) applies :func:`crawler.scheduling.distributed_settings`.
 Project settings carry the ``NEWSCRAWL_`` prefix.
 """
 
@@ -109,6 +110,9 @@ NEWSCRAWL_WARC_DIR = "output/warc"
 
 # Distributed mode (set by the CLI from --redis); Redis list the workers pop seed URLs from.
 NEWSCRAWL_REDIS_URL = None
+# Set, it makes the crawl one worker of a shared crawl on that Redis (crawler/addons.py), also for
+# `scrapy crawl news -s NEWSCRAWL_REDIS_URL=redis://...`.
+ADDONS = {"crawler.addons.Distributed": 0}
 NEWSCRAWL_SEEDS_KEY = "newscrawl:seeds"
 # A worker closes after the shared queue has been empty this many seconds; 0 = wait forever.
 NEWSCRAWL_IDLE_TIMEOUT = 0.0
