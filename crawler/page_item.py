@@ -18,13 +18,12 @@ from scrapy.http import Response, TextResponse
 from crawler.scheduling.tracker import REDELIVERED_META
 from crawler.sources import HINT_META
 from crawler.templates import template_key
+from pipelines.parsed_pages import PARSED
 from pipelines.warc_capture import WARC_META
 
 __all__ = ["HTML_TYPES", "PARSED", "page_item", "skip_reason"]
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-#: The page item's key for the spider's parsed page (:class:`extractors.Page`, never serialised).
-PARSED = "parsed"
 
 
 def _text(value: bytes) -> str:

@@ -1,14 +1,17 @@
 """Scrapy settings of the newscrawl project (``scrapy.cfg``: ``default = crawler.settings``).
 
 Embedded mode by default: Scrapy's own scheduler, output under ``./output``. ``crawler.cli`` switches
-to distributed mode (``--redis URL``) with :func:`crawler.scheduling.distributed_settings`.
+to distributed mode when ``NEWSCRAWL_REDIS_URL`` is set (``--redis URL``, or ``-s`` with ``scrapy crawl``):
+the ``Distributed`` add-on (:mod:`crawler.addons`) applies :func:`crawler.scheduling.distributed_settings`.
 Project settings carry the ``NEWSCRAWL_`` prefix.
 """
 
 from __future__ import annotations
 
 from pipelines import CAPTURE_MIDDLEWARES, DEFAULT_PIPELINES
+from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
+from pipelines.wrappers import REDIS_KEY as WRAPPERS_REDIS_KEY
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -55,7 +58,7 @@ SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 
 # Pages larger than this are skipped (newscrawl/skipped/too_large); also the download size cap
 # (a gzip bomb stops there too, counted too_large).
-NEWSCRAWL_MAX_PAGE_BYTES = 10_000_000
+NEWSCRAWL_MAX_PAGE_BYTES = DEFAULT_MAX_BYTES  # 10 MB, written once in extractors/page.py
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
 # Parsed pages kept by the extract pipeline (pipelines/parsed_pages.py): the spider's parse of a
 # page while it waits for its sibling, and parsed siblings for the next article of their template.
@@ -107,6 +110,9 @@ NEWSCRAWL_WARC_DIR = "output/warc"
 
 # Distributed mode (set by the CLI from --redis); Redis list the workers pop seed URLs from.
 NEWSCRAWL_REDIS_URL = None
+# Set, it makes the crawl one worker of a shared crawl on that Redis (crawler/addons.py), also for
+# `scrapy crawl news -s NEWSCRAWL_REDIS_URL=redis://...`.
+ADDONS = {"crawler.addons.Distributed": 0}
 NEWSCRAWL_SEEDS_KEY = "newscrawl:seeds"
 # A worker closes after the shared queue has been empty this many seconds; 0 = wait forever.
 NEWSCRAWL_IDLE_TIMEOUT = 0.0
@@ -115,7 +121,7 @@ NEWSCRAWL_IDLE_TIMEOUT = 0.0
 # in the queue every NEWSCRAWL_LEASE_REAP_INTERVAL seconds.
 NEWSCRAWL_LEASE_SECONDS = 30.0
 NEWSCRAWL_LEASE_REAP_INTERVAL = 5.0
-# Redis outages (crawler/scheduling/link.py): writes held in memory (at most
+# Redis outages (pipelines/redis_link.py): writes held in memory (at most
 # NEWSCRAWL_REDIS_HOLD_MAX) and replayed when Redis is back; a worker stops (exit code 3) once Redis has been away longer than
 # NEWSCRAWL_REDIS_MAX_OUTAGE seconds, saving what it holds to <out>/held-redis.journal.
 NEWSCRAWL_REDIS_MAX_OUTAGE = 300.0
@@ -135,5 +141,5 @@ NEWSCRAWL_WRAPPERS_SINGLE_PAGE = True
 # holds to (it follows record links); docs/evaluation.md "DWSIE".
 NEWSCRAWL_LISTS_DWSIE = False
 NEWSCRAWL_WRAPPER_DIR = None
-NEWSCRAWL_WRAPPER_KEY = "newscrawl:wrappers"
+NEWSCRAWL_WRAPPER_KEY = WRAPPERS_REDIS_KEY  # pipelines/wrappers.py
 NEWSCRAWL_RECORDS_WAIT = 90.0

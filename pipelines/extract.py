@@ -32,12 +32,12 @@ from scrapy.utils.asyncio import run_in_thread
 import extractors
 from extractors.svm_fields import policy_for
 from extractors.errors import BadInput
+from extractors.page import DEFAULT_MAX_BYTES as DEFAULT_MAX_PAGE_BYTES
 from pipelines.items import news_item, site_of
 from pipelines.lists import ListOutcome, ListStage, news_list_item
-from crawler.page_item import PARSED
 from pipelines.pairing import DISABLED, SiblingPairing, pairing_from_crawler, reason_slug
-from pipelines.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PageCache,
-                                    body_key)
+from pipelines.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PARSED,
+                                    PageCache, body_key)
 from pipelines.siblings import StoredPage
 
 if TYPE_CHECKING:
@@ -45,11 +45,12 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
+    from pipelines.record_board import RecordBoard
+
 __all__ = ["ExtractPipeline", "extract_page", "news_item", "sibling_note", "site_of"]
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MAX_PAGE_BYTES = 10_000_000
 
 
 class ExtractPipeline:
@@ -81,6 +82,12 @@ class ExtractPipeline:
                    policy_for(settings.get("NEWSCRAWL_FIELDS_MODEL")),
                    settings.getint("NEWSCRAWL_PARSED_PAGES", DEFAULT_PARSED_PAGES),
                    settings.getint("NEWSCRAWL_SIBLING_PAGES", DEFAULT_SIBLING_PAGES))
+
+    @property
+    def record_board(self) -> RecordBoard | None:
+        """Where the spider awaits a list page's records; None when list wrappers are off (then
+        the spider does not wait)."""
+        return self.lists.board if self.lists is not None else None
 
     def close_spider(self) -> None:
         if self.pairing is not None:

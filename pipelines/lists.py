@@ -46,7 +46,7 @@ from extractors.errors import BadInput
 from extractors.page import Page, parse_page
 from pipelines.items import ItemIdentity, NewsList
 from pipelines.pairing import NOT_NEEDED, reason_slug
-from pipelines.record_board import record_board
+from pipelines.record_board import RecordBoard
 from pipelines.siblings import StoredPage
 from pipelines.throttled_log import ThrottledLog
 from pipelines.wrappers import (
@@ -290,7 +290,7 @@ class ListStage:
     def __init__(self, crawler: Crawler, store: WrapperStore | None) -> None:
         self.crawler = crawler
         self.store = store
-        self.board = record_board(crawler)
+        self.board = RecordBoard()  # the spider reads it through the extract pipeline
         self.single_page = crawler.settings.getbool("NEWSCRAWL_WRAPPERS_SINGLE_PAGE", True)
         self.dwsie = crawler.settings.getbool("NEWSCRAWL_LISTS_DWSIE", False)
         self.max_records = crawler.settings.getint(

@@ -27,7 +27,11 @@ import zlib
 from collections import OrderedDict
 from typing import Any
 
-__all__ = ["DEFAULT_PARSED_PAGES", "DEFAULT_SIBLING_PAGES", "PageCache", "body_key"]
+__all__ = ["DEFAULT_PARSED_PAGES", "DEFAULT_SIBLING_PAGES", "PARSED", "PageCache", "body_key"]
+
+#: The page item's key for the spider's parsed page (:class:`extractors.Page`, never serialised);
+#: written here, where the pipeline takes it out, so pipelines never import the crawler.
+PARSED = "parsed"
 
 #: Pages parsed by the spider kept for the pipeline: the pages between the scan and the extraction
 #: (Scrapy's default CONCURRENT_ITEMS is 100; held pages beyond this are parsed again).

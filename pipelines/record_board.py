@@ -18,7 +18,9 @@ twice: the pipeline publishes whatever happens to the item (its sibling hold is 
 ``NEWSCRAWL_SIBLING_WAIT``), and the Deferred times out after ``timeout`` seconds with no records
 (the links are then yielded as usual). Nothing fetched is lost: the page item is already on its way.
 
-The board is per crawler (:func:`record_board`), in process: the item of a response is always
+The board belongs to the extract pipeline (its list stage, :class:`pipelines.lists.ListStage`); the
+spider finds it through Scrapy's ``crawler.get_item_pipeline(ExtractPipeline)``, and waits only when
+that pipeline is enabled with list wrappers on. It is in process: the item of a response is always
 processed in the process whose spider parsed it, in embedded and in distributed mode.
 
 >>> board = RecordBoard()
@@ -33,18 +35,15 @@ False
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from twisted.internet.defer import Deferred
 
-__all__ = ["RECORD_PRIORITY", "RecordBoard", "record_board"]
+__all__ = ["RECORD_PRIORITY", "RecordBoard"]
 
 #: Priority of record requests: after the sibling requests (100, a held page waits for them), before
 #: the crawl's normal requests (0 minus depth).
 RECORD_PRIORITY = 50
-
-_BOARDS: weakref.WeakKeyDictionary[Any, RecordBoard] = weakref.WeakKeyDictionary()
 
 
 class RecordBoard:
@@ -87,11 +86,3 @@ class RecordBoard:
         for url in urls:
             self.publish(url, [])
         return len(urls)
-
-
-def record_board(crawler: Any) -> RecordBoard:
-    """The board of ``crawler`` (created on first use; spider and pipeline share it)."""
-    board = _BOARDS.get(crawler)
-    if board is None:
-        board = _BOARDS[crawler] = RecordBoard()
-    return board

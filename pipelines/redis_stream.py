@@ -15,7 +15,7 @@ extracted: timings, the sibling used, the list wrapper with its match count and 
 induced from, which differ between two fetches of one unchanged page; a change of method shows in
 the body, title or records anyway). The hash holds one field per item id (about 100 bytes each).
 
-Writes go through the crawl's :class:`~crawler.scheduling.link.RedisLink`: while Redis is away items
+Writes go through the crawl's :class:`~pipelines.redis_link.RedisLink`: while Redis is away items
 are held in memory (bounded) and replayed in order when it is back, or saved under the output
 folder when the worker stops (see that module). Items always reach the JSONL files too.
 
@@ -44,7 +44,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread, sleep
 
-from crawler.scheduling.link import HELD, RedisLink, redis_link
+from pipelines.redis_link import HELD, RedisLink, redis_link
 from pipelines.redis_client import RedisUnavailable, redacted_url
 from pipelines.serialize import item_to_json
 from pipelines.stream_groups import create_group, trim

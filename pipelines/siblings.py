@@ -44,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from extractors.page import DEFAULT_MAX_BYTES as DEFAULT_MAX_PAGE_BYTES
 from pipelines.untrusted import UntrustedData, inflate, load_json
 
 if TYPE_CHECKING:
@@ -69,8 +70,8 @@ DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: A page whose compressed body is larger than this is not stored (both stores).
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 DEFAULT_TTL = 24 * 3600
-#: A stored body never inflates past this (the default of ``NEWSCRAWL_MAX_PAGE_BYTES``).
-DEFAULT_MAX_PAGE_BYTES = 10_000_000
+#: A stored body never inflates past DEFAULT_MAX_PAGE_BYTES (the default of
+#: ``NEWSCRAWL_MAX_PAGE_BYTES``, written once in extractors/page.py).
 REDIS_KEY_PREFIX = "newscrawl:siblings:"
 
 

@@ -1,9 +1,10 @@
 """The packages' import arrows, checked on the source of every module.
 
 ``extractors`` is the pure library (no Scrapy, Twisted, Redis, nor any of our other packages);
-``evaluation`` stands beside it and imports it, never the crawl; ``pipelines`` never imports the
-evaluation code. The check reads each module's ``import`` statements with :mod:`ast`, including
-imports inside functions, so a lazy import cannot slip past it.
+``evaluation`` stands beside it and imports it, never the crawl; ``pipelines`` imports neither the
+crawler (the arrows go ``crawler`` -> ``pipelines`` -> ``extractors``) nor the evaluation code.
+The check reads each module's ``import`` statements with :mod:`ast`, including imports inside
+functions, so a lazy import cannot slip past it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {
     "extractors": {"scrapy", "twisted", "redis", "crawler", "pipelines", "evaluation"},
     "evaluation": {"scrapy", "twisted", "redis", "crawler", "pipelines"},
-    "pipelines": {"evaluation"},
+    "pipelines": {"crawler", "evaluation"},
 }
 
 

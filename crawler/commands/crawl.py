@@ -20,7 +20,6 @@ from extractors.modelio import ModelError
 from extractors.svm_fields import policy_for
 from crawler.sites import SitesError, load_sites
 from crawler.runner import output_settings, project_settings, run_crawl
-from crawler.scheduling import distributed_settings
 
 __all__ = ["add_parser", "crawl_overrides", "run", "run_and_report"]
 
@@ -226,5 +225,6 @@ def run(args: argparse.Namespace) -> int:
     overrides.update(sites or {})
     if args.redis:
         connect_redis(args.redis, args.redis_password_file).close()
-        overrides.update(distributed_settings(args.redis, args.idle_timeout))
+        # the Distributed add-on (crawler/addons.py) turns the URL into the distributed settings
+        overrides.update(NEWSCRAWL_REDIS_URL=args.redis, NEWSCRAWL_IDLE_TIMEOUT=args.idle_timeout)
     return run_and_report(overrides, args, seeds)

@@ -17,11 +17,12 @@ import redis
 
 from crawler.commands import add_redis_password_option, collect_seeds, connect_redis
 from crawler.scheduling.idle import seed_entry
+from crawler.settings import NEWSCRAWL_SEEDS_KEY
 from crawler.sites import SITES_KEY, SitesError, load_sites, store_sites
 
 __all__ = ["add_parser", "push_seeds", "run", "schedule"]
 
-DEFAULT_SEEDS_KEY = "newscrawl:seeds"  # = NEWSCRAWL_SEEDS_KEY in crawler/settings.py
+DEFAULT_SEEDS_KEY = NEWSCRAWL_SEEDS_KEY
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -6,7 +6,6 @@ import argparse
 
 from crawler.commands import add_common_crawl_options, add_redis_password_option, connect_redis
 from crawler.commands.crawl import add_crawl_policy_options, crawl_overrides, run_and_report
-from crawler.scheduling import distributed_settings
 
 __all__ = ["add_parser", "run"]
 
@@ -52,5 +51,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     connect_redis(args.redis, args.redis_password_file).close()
-    overrides = {**crawl_overrides(args), **distributed_settings(args.redis, args.idle_timeout)}
+    # the Distributed add-on (crawler/addons.py) turns the URL into the distributed settings
+    overrides = {**crawl_overrides(args), "NEWSCRAWL_REDIS_URL": args.redis,
+                 "NEWSCRAWL_IDLE_TIMEOUT": args.idle_timeout}
     return run_and_report(overrides, args, seeds=[])

@@ -1,6 +1,7 @@
 """Distributed mode: scrapy-redis scheduling through settings, a JSON request queue, idle workers.
 
-:func:`distributed_settings` is what ``--redis URL`` adds to the settings: scrapy-redis's scheduler
+:func:`distributed_settings` is what ``NEWSCRAWL_REDIS_URL`` (``--redis URL``) adds to the settings, through the
+``Distributed`` add-on (:mod:`crawler.addons`): scrapy-redis's scheduler
 (through :class:`crawler.scheduling.scheduler.SharedQueueScheduler`) and dupefilter, the JSON request
 serializer, persistent keys, and :class:`crawler.scheduling.idle.WaitForWork`.
 """

@@ -14,7 +14,7 @@ Replaced, because they lose requests:
   a dead worker's requests are fetched again within lease + reap interval (35 s by default).
 - the fingerprint and the request went to Redis in two calls: now one script.
 - an enqueue while Redis was away raised and the request was dropped: writes now go through the
-  :class:`~crawler.scheduling.link.RedisLink`, which holds them and replays them in order.
+  :class:`~pipelines.redis_link.RedisLink`, which holds them and replays them in order.
 - a queue entry the JSON serializer refuses (a request class, callback or field it did not write:
   :class:`crawler.serializers.json_request.RejectedRequest`) is acknowledged and counted under
   ``newscrawl/rejected/queue_entry`` instead of letting the error out into the engine.
@@ -38,7 +38,7 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
 from crawler.scheduling.leases import LeaseKeys, LeaseQueue
-from crawler.scheduling.link import HELD, PROBE_MAX_S, redis_link
+from pipelines.redis_link import HELD, PROBE_MAX_S, redis_link
 from crawler.rounds import round_fingerprint
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest

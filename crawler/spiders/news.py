@@ -28,7 +28,8 @@ too: a PSNT wrapper is induced from two of them) and the page item, then waits (
 ``NEWSCRAWL_RECORDS_WAIT``) for the record URLs the extract pipeline finds with the template's PSNT
 wrapper, and requests them first, with priority ``RECORD_PRIORITY`` and the list page as referer,
 then the page's other links. Why the spider waits instead of the pipeline scheduling the records:
-:mod:`pipelines.record_board`.
+:mod:`pipelines.record_board`. The spider finds the pipeline's board with Scrapy's
+``crawler.get_item_pipeline`` (no setting names it), and does not wait when there is none.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from scrapy.utils.asyncio import run_in_thread, sleep
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.python.failure import Failure
 
+from crawler.settings import NEWSCRAWL_RECORDS_WAIT
 from crawler.downloadermiddlewares.address_guard import SEED_ORIGIN
 from crawler.failures import failure_reason
 from crawler.link_scan import MAX_LINKS_PER_PAGE, PageScan, scan_page
@@ -62,7 +64,8 @@ from crawler.sources import HINT_META, Source, read_source, source_kind
 from crawler.sibling_links import choose_sibling_link, list_template_key
 from crawler.templates import template_key
 from extractors.page import DEFAULT_MAX_BYTES
-from pipelines.record_board import RECORD_PRIORITY, record_board
+from pipelines.extract import ExtractPipeline
+from pipelines.record_board import RECORD_PRIORITY, RecordBoard
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +88,7 @@ SIBLING_PRIORITY = 100
 RECORD_OF = "newscrawl_record_of"
 #: Default of ``NEWSCRAWL_RECORDS_WAIT``: the longest a list page's links wait for its records (the
 #: sibling wait, 30 s by default, plus time to extract; the pipeline normally answers sooner).
-DEFAULT_RECORDS_WAIT = 90.0
+DEFAULT_RECORDS_WAIT = NEWSCRAWL_RECORDS_WAIT
 #: The set of templates whose sibling was requested is forgotten past this size (memory bound).
 MAX_TEMPLATES_REMEMBERED = 100_000
 #: The callback gives the reactor a turn after this many outputs: each request costs the reactor
@@ -127,7 +130,7 @@ class NewsSpider(scrapy.Spider):
         self.max_links = MAX_LINKS_PER_PAGE
         self.pair_siblings = True
         self.depth_limit = 0
-        self.await_records = False
+        self._record_board: RecordBoard | None | bool = False  # False: not looked up yet
         self.records_wait = DEFAULT_RECORDS_WAIT
         self.sibling_templates: set[str] = set()  # templates whose sibling was requested
         self.round = int(time.time())  # the round of this crawl's fronts (crawler.rounds)
@@ -145,9 +148,6 @@ class NewsSpider(scrapy.Spider):
         spider.max_links = crawler.settings.getint(
             "NEWSCRAWL_MAX_LINKS_PER_PAGE", MAX_LINKS_PER_PAGE
         )
-        spider.await_records = crawler.settings.getbool(
-            "NEWSCRAWL_WRAPPERS_ENABLED", True
-        ) and "pipelines.extract.ExtractPipeline" in crawler.settings.getdict("ITEM_PIPELINES")
         spider.records_wait = crawler.settings.getfloat(
             "NEWSCRAWL_RECORDS_WAIT", DEFAULT_RECORDS_WAIT
         )
@@ -162,7 +162,7 @@ class NewsSpider(scrapy.Spider):
             spider.sites = SiteBook(sites)
             spider.seeds += [url for site in sites for url in site.start_urls]
         elif crawler.settings.get("NEWSCRAWL_REDIS_URL"):  # a worker: the sites `seed` stored
-            from crawler.scheduling.link import redis_link
+            from pipelines.redis_link import redis_link
 
             spider.sites = SiteBook(link_factory=lambda: redis_link(crawler), crawler=crawler)
         return spider
@@ -290,8 +290,9 @@ class NewsSpider(scrapy.Spider):
             item["template_key"] = list_template_key(response.url)
         sibling_request = self.sibling_request(response, item["template_key"], sibling)
         head = [sibling_request, item] if sibling_request is not None else [item]
-        if self.await_records and is_list:
-            return self.list_output(response, head, links)
+        board = self.record_board() if is_list else None
+        if board is not None:
+            return self.list_output(response, head, links, board)
         return chain(head, self.link_requests(response, links, {r.url for r in head[:-1]}))
 
     async def scan(self, response: Response) -> PageScan:
@@ -301,12 +302,24 @@ class NewsSpider(scrapy.Spider):
         max_bytes = self.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES") or DEFAULT_MAX_BYTES
         return await run_in_thread(scan_page, response, self.max_links, max_bytes)
 
+    def record_board(self) -> RecordBoard | None:
+        """The extract pipeline's record board (Scrapy's ``crawler.get_item_pipeline``, looked up
+        once the engine runs); None when that pipeline is off or runs without list wrappers: the
+        spider then yields a list page's links without waiting for records."""
+        if self._record_board is False:
+            try:
+                pipeline = self.crawler.get_item_pipeline(ExtractPipeline)
+            except RuntimeError:  # no engine: the spider is driven by hand, nothing to wait for
+                return None
+            self._record_board = pipeline.record_board if pipeline is not None else None
+        return self._record_board
+
     async def list_output(
-        self, response: Response, head: list[Any], links: list[str]
+        self, response: Response, head: list[Any], links: list[str], board: RecordBoard
     ) -> AsyncIterator[dict | Request]:
         """The output of a list page: its sibling request and item, then (once the pipeline found
         them) its record requests, then its other links."""
-        waiter = record_board(self.crawler).expect(response.url, self.records_wait)
+        waiter = board.expect(response.url, self.records_wait)
         for output in head:
             yield output
         records = await maybe_deferred_to_future(waiter)

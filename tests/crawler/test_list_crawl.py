@@ -140,3 +140,16 @@ def test_links_go_on_when_the_records_do_not_come_in_time(site: str, tmp_path: P
     assert set(gold_paths("wcxb_dev-0651.html")) <= set(paths)  # crawled as ordinary links
     (first,) = [i for i in jsonl_items(tmp_path / "out") if i["url"].endswith("/Parts?p=1")]
     assert len(first["records"]) == 24  # the item itself is complete
+
+
+def test_the_spider_does_not_wait_for_records_when_no_pipeline_finds_them(
+        site: str, tmp_path: Path) -> None:
+    # With list wrappers off the extract pipeline has no record board, so the spider (which finds
+    # the board through crawler.get_item_pipeline) yields the list page's links at once. Were it
+    # to wait, nobody would answer: each list page would hold its links for the full 30 s.
+    started = time.monotonic()
+    log, summary, _ = crawl(site, tmp_path / "out", "NEWSCRAWL_WRAPPERS_ENABLED=False",
+                            "NEWSCRAWL_RECORDS_WAIT=30")
+    assert time.monotonic() - started < 30
+    assert "records_wait_timeout" not in summary.get("wrappers", {})
+    assert set(gold_paths("wcxb_dev-0651.html")) <= {path for path, _ in log}

@@ -10,7 +10,7 @@ import pytest
 import redis
 from scrapy.utils.test import get_crawler
 
-from crawler.scheduling.link import HELD, RedisLink
+from pipelines.redis_link import HELD, RedisLink
 from pipelines.redis_client import PASSWORD_ENV
 from tests.crawler.demo_helpers import newscrawl
 

@@ -14,7 +14,7 @@ from twisted.python.failure import Failure
 import crawler.failures
 from crawler.demo.server import load_site
 from crawler.spiders.news import RECORD_OF, RECORD_PRIORITY, NewsSpider, read_seeds
-from pipelines.record_board import record_board
+from pipelines.record_board import RecordBoard
 from tests.pipelines.helpers import run
 
 BASE = "http://127.0.0.1:8000"
@@ -137,6 +137,9 @@ def test_list_page_requests_its_records_first_once_the_pipeline_found_them() -> 
         NewsSpider, {"ITEM_PIPELINES": {"pipelines.extract.ExtractPipeline": 200}}
     )
     spider = NewsSpider.from_crawler(crawler, start_urls=f"{BASE}/")
+    # No engine runs here, so the spider cannot look the pipeline's board up
+    # (crawler.get_item_pipeline needs one; the real crawls of test_list_crawl do): it is given one.
+    spider._record_board = board = RecordBoard()
     body = load_site().replies["/news/"].body
     output = spider.parse(_response("/news/", body))
     records = [f"{BASE}/news/health-38312995", "https://elsewhere.example/x", f"{BASE}/news/x-y"]
@@ -146,7 +149,7 @@ def test_list_page_requests_its_records_first_once_the_pipeline_found_them() -> 
         async for out in output:
             found.append(out)
             if isinstance(out, dict):  # the item is out: the pipeline answers now
-                assert record_board(crawler).publish(BASE + "/news/", records)
+                assert board.publish(BASE + "/news/", records)
         return found
 
     out = run(drain())  # a private loop (tests.pipelines.helpers.run)

@@ -97,7 +97,7 @@ def test_server_killed_mid_crawl_items_still_reach_jsonl(
         for pipeline in sinks:
             pipeline.close_spider()
 
-    with caplog.at_level(logging.ERROR, logger="crawler.scheduling.link"):
+    with caplog.at_level(logging.ERROR, logger="pipelines.redis_link"):
         run(crawl())
     (jsonl,) = tmp_path.glob("*.jsonl")
     assert [json.loads(line) for line in jsonl.read_text().splitlines()] == sent
