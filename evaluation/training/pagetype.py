@@ -30,7 +30,7 @@ import numpy as np
 
 from evaluation.datasets import is_validation, load_dataset, site_of
 from evaluation.listmetrics import normalise_page_type, page_type_correct
-from evaluation.training.corpus import dataset_folders
+from evaluation.training.corpus import dataset_folders, parsed_pages
 from extractors.modelio import MODELS_DIR, save_model
 from extractors.pagetype import FEATURES, MODEL_NAME, PageTypeModel
 
@@ -64,26 +64,20 @@ def read_pages(folders: list[Path], limit: int | None) -> tuple[list[dict], dict
     """One row per page with a known gold type: set, site, gold, heuristic type, features."""
     from extractors import extract
     from extractors.attenuation import extract_main_text
-    from extractors.errors import BadInput
     from extractors.pagetype import heuristic_type, page_features
 
     rows, sizes = [], {}
     for folder in folders:
         dataset = load_dataset(folder, limit=limit)
         size: Counter = Counter()
-        for number, gold_page in enumerate(dataset.evaluated(), 1):
+        typed = parsed_pages(dataset, size, lambda g: normalise_page_type(g.get("page_type")))
+        for number, (gold_page, page) in enumerate(typed, 1):
             gold = normalise_page_type(gold_page.gold.get("page_type"))
-            if gold is None:
-                continue
-            try:
-                result = extract(gold_page.read_bytes(), url=gold_page.url)
-            except BadInput as exc:
-                size[f"skipped_{exc.reason}"] += 1
-                continue
-            main = extract_main_text(result.page)
+            result = extract(page)
+            main = extract_main_text(page)
             rows.append({"set": dataset.name, "site": site_of(gold_page.gold), "gold": gold,
-                         "heuristic": heuristic_type(result.page, main),
-                         "x": page_features(result.page, main.text, result.fields)})
+                         "heuristic": heuristic_type(page, main),
+                         "x": page_features(page, main.text, result.fields)})
             size[gold] += 1
             if number % 200 == 0:
                 logger.info("%s: %d pages", dataset.name, number)
