@@ -43,6 +43,7 @@ def test_doctests() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
+@pytest.mark.slow  # 14-20 s of crawling: out of the default run (CI budget)
 def test_an_added_wrapper_is_listed_and_applied_by_the_next_crawl(
     wrapper_file: Path, site: str, tmp_path: Path  # noqa: F811
 ) -> None:

@@ -126,6 +126,7 @@ def test_first_run_induces_and_the_second_reloads_the_stored_wrapper(runs: dict)
     assert "wrappers:        induced 0," in second_text
 
 
+@pytest.mark.slow  # 14-20 s of crawling: out of the default run (CI budget)
 def test_links_go_on_when_the_records_do_not_come_in_time(site: str, tmp_path: Path) -> None:
     # The sibling answers after 3 s; the list page waits for it (up to 20 s), but its links wait
     # only 1 s for its records, then go on at the normal priority.

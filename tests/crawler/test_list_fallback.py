@@ -56,6 +56,7 @@ def stored_wrappers(out: Path) -> list[Path]:
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
+@pytest.mark.slow  # 14-20 s of crawling: out of the default run (CI budget)
 def test_a_list_page_without_sibling_gets_single_page_records(site: str, tmp_path: Path) -> None:
     item, summary = crawl(site, tmp_path)
     gold = [site + p for p in gold_paths("wcxb_dev-0651.html")]
@@ -72,6 +73,7 @@ def test_a_list_page_without_sibling_gets_single_page_records(site: str, tmp_pat
     assert stored_wrappers(tmp_path) == []  # applied once, never stored
 
 
+@pytest.mark.slow  # 14-20 s of crawling: out of the default run (CI budget)
 def test_the_setting_off_leaves_the_page_without_records(site: str, tmp_path: Path) -> None:
     item, summary = crawl(site, tmp_path, "NEWSCRAWL_WRAPPERS_SINGLE_PAGE=False")
     assert item["records"] == [] and item["extraction"]["event"] == "none"

@@ -9,6 +9,7 @@ import time
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import pytest
 import redis
 
 from tests.crawler.demo_helpers import newscrawl, start_newscrawl
@@ -83,6 +84,7 @@ def test_two_workers_never_exceed_the_site_concurrency(redis_server: str, tmp_pa
     assert SlowCountingSite.most <= 2  # 2 workers x 4 concurrent requests would reach 8
 
 
+@pytest.mark.slow  # 14-20 s of crawling: out of the default run (CI budget)
 def test_a_robots_crawl_delay_holds_across_workers(redis_server: str, tmp_path: Path) -> None:
     _reset(b"User-agent: *\nCrawl-delay: 1\n")
     url = redis_server.rsplit("/", 1)[0] + "/7"
