@@ -33,12 +33,12 @@ MAX_FUTURE = timedelta(days=1)
 MAX_DATEPARSER_CHARS = 60
 
 _ISO = re.compile(
-    r"(?<!\d)(?P<y>(?:1[5-9]|20)\d\d)\s*(?P<s>[-/.年])\s*(?P<m>\d{1,2})\s*(?P=s)?[月]?\s*"
+    r"(?<!\d)(?P<y>(?:1[5-9]|20)\d\d)\s*(?P<s>[-/.年])\s*(?P<m>\d{1,2})\s*(?:(?P=s)|月)\s*"
     r"(?P<d>\d{1,2})(?!\d)(?:\s*日)?"
-    r"(?:(?:T|\s+|,\s*|日\s*)(?P<H>\d{1,2})[:時时](?P<M>\d{2})(?::(?P<S>\d{2})(?:[.,]\d+)?)?)?"
+    r"(?:(?:T|\s+|,\s*|日\s*)(?P<H>\d{1,2})[:時时](?P<M>\d{2})(?::(?P<S>\d{1,2})(?:[.,]\d+)?)?)?"
     r"\s*(?P<tz>Z|[+-]\d{2}:?\d{2}|UTC|GMT)?")
 _DMY = re.compile(r"(?<![\d.])(?P<d>\d{1,2})\.\s?(?P<m>\d{1,2})\.\s?(?P<y>(?:19|20)\d\d)(?!\d)"
-                  r"(?:,?\s+(?:um\s+)?(?P<H>\d{1,2}):(?P<M>\d{2}))?")
+                  r"(?:(?:,|\s*[-|])?\s+(?:um\s+)?(?P<H>\d{1,2}):(?P<M>\d{2}))?")
 _MDY = re.compile(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:19|20)\d\d)(?!\d)")
 _COMPACT = re.compile(r"^(?P<y>(?:19|20)\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)"
                       r"(?:T?(?P<H>[0-2]\d)(?P<M>[0-5]\d)(?P<S>[0-5]\d)?)?(?P<tz>Z)?$")
@@ -104,6 +104,12 @@ def parse_date(text: str | None, fetched_at: datetime | None = None,
     ('2019-09-07T13:43:00', '2014-03-03T10:00:00-05:00')
     >>> parse_date("2099-01-01", datetime(2024, 5, 1, tzinfo=UTC))
     (None, 'in the future: 2099-01-01 after 2024-05-01')
+
+    A year and a clock time are not a day: the month and day of ``2022 - 14:45`` are not read
+    out of the hour (a dateline such as ``Di., 25.01.2022 - 14:45`` was once 4 January):
+
+    >>> parse_date("Di., 25.01.2022 - 14:45")[0].iso(), parse_date("Thu, 09/25/2025 - 11:38")[0].iso()
+    ('2022-01-25T14:45:00', '2025-09-25')
     """
     if not text or not (raw := text.strip()):
         return None, "empty"

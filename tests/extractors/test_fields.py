@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from extractors import extract, parse_page
+from extractors import bylines
 from extractors.authors import clean_authors
 from extractors.fields import FIELD_NAMES, Fields, extract_fields, fill_guesses
 from extractors.title import domain_names, strip_site_name
@@ -121,3 +122,36 @@ def test_a_labelled_byline_names_the_blogger_the_site_is_named_after() -> None:
 ])
 def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: list[str]) -> None:
     assert clean_authors([byline])[0] == names
+
+
+# Publication dates of real pages (htmldate_eval, Apache-2.0; wcxb_dev, CC-BY-4.0): each was
+# dated wrongly before the rule named beside it. The day is the dataset's gold day, except on
+# htmldate_eval-00470, whose gold (26 January) is a day after every date the page writes.
+@pytest.mark.parametrize("name, day, rule", [
+    ("htmldate_eval-00289.html", "2010-05-19",
+     "htmldate's 1 January (a bare year) gives way to the dateline"),
+    ("htmldate_eval-00470.html", "2022-01-25",
+     "'25.01.2022 - 14:45': the hour is not the month and day"),
+    ("htmldate_eval-00991.html", "2020-10-07",
+     "'07 أكتوبر 2020 - 12:09': the year and hour are not a date"),
+    ("wcxb_dev-00063.html", "2025-09-25",
+     "'Thu, 09/25/2025 - 11:38': the year and hour are not a date"),
+])
+def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
+    gold = fixture(name)
+    assert name == "htmldate_eval-00470.html" or gold["date"] == day
+    fetched = datetime(2025, 11, 1, tzinfo=UTC)
+    published = extract(page_bytes(gold), url=gold["url"], fetched_at=fetched).fields.published
+    assert (published or "")[:10] == day, rule
+
+
+def test_htmldate_answering_a_bare_year_as_new_year_is_not_a_date() -> None:
+    page = parse_page(b"<html><body><h1>Rain</h1><p>Rain fell all day in the valley.</p>"
+                      b"<footer>Copyright 2016 Valley News</footer></body></html>",
+                      url="https://valley.example/news/rain")
+    written = parse_page(b"<html><body><h1>Rain</h1><p>Rain fell on 1 January 2016.</p>"
+                         b"<footer>Copyright 2016 Valley News</footer></body></html>",
+                         url="https://valley.example/news/rain")
+    fetched = datetime(2024, 1, 1, tzinfo=UTC)
+    assert bylines.htmldate_fallback(page, fetched) is None
+    assert bylines.htmldate_fallback(written, fetched).iso() == "2016-01-01"
