@@ -47,6 +47,8 @@ _DATE_MARKED = ("date", "time", "publish", "posted", "byline", "meta", "info", "
 _AUTHOR_MARKED = ("author", "byline", "writer", "autor", "reporter", "source")
 _SKIP_WORDS = ("comment", "related", "footer", "sidebar", "widget", "bio", "avatar", "share",
                "social")
+#: Not a dateline either: a citation's access date ("Retrieved 27 January 2020" on Wikipedia).
+_DATE_SKIP_WORDS = (*_SKIP_WORDS, "access", "reference", "citation")
 _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "text", "texto"})
 #: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
 #: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
@@ -113,11 +115,11 @@ _NEW_YEAR = (r"{y}-0?1-0?1(?!\d)|(?<!\d)0?1\.\s?0?1\.\s?{y}|(?<!\d)0?1/0?1/{y}|{
              r"\bjan\w*\.?\s+0?1(?:st)?\b,?\s+{y}|(?<!\d)0?1(?:st)?\.?\s+(?:of\s+)?jan\w*\.?,?\s+{y}")
 
 
-def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...]
-              ) -> FoundDate | None:
+def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...],
+              anywhere: bool = True) -> FoundDate | None:
     """A publication date written on the page: in a date-marked element, else after the
-    headline, else the first one in the body."""
-    for text in _marked(_DATE_MARKED, page):
+    headline, else (``anywhere``) the first one in the body."""
+    for text in _marked(_DATE_MARKED, page, _DATE_SKIP_WORDS):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
         found = first_date_in(text, fetched_at)
@@ -128,7 +130,9 @@ def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...]
     body_text = page.body.text_content()
     start = _headline_at(page, body_text)
     found = first_date_in(body_text[start:start + AFTER_HEADLINE_CHARS], fetched_at)
-    return found or first_date_in(body_text[:MAX_DATELINE_SCAN], fetched_at)
+    if found is None and anywhere:
+        found = first_date_in(body_text[:MAX_DATELINE_SCAN], fetched_at)
+    return found
 
 
 def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None) -> list[str]:
@@ -190,7 +194,7 @@ def _cjk_byline(page: Page, sites: tuple[str, ...]) -> list[str]:
     return clean_authors([match.group(1)], sites)[0] if match else []
 
 
-def _marked(words: tuple[str, ...], page: Page):
+def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WORDS):
     """Texts of the elements whose class or id holds one of ``words`` (read from the node table:
     an XPath ``contains(@class, ...)`` over the tree costs 8-10 ms on a big page)."""
     nodes, seen = page.nodes, 0
@@ -198,7 +202,7 @@ def _marked(words: tuple[str, ...], page: Page):
         if not (classes or ident):
             continue
         marks = f"{classes} {ident}".lower()
-        if not any(w in marks for w in words) or any(w in marks for w in _SKIP_WORDS):
+        if not any(w in marks for w in words) or any(w in marks for w in skip):
             continue
         if nodes.tag[row] in ("body", "html", "article", "main"):
             continue
