@@ -49,6 +49,22 @@ _SKIP_WORDS = ("comment", "related", "footer", "sidebar", "widget", "bio", "avat
                "social")
 #: Not a dateline either: a citation's access date ("Retrieved 27 January 2020" on Wikipedia).
 _DATE_SKIP_WORDS = (*_SKIP_WORDS, "access", "reference", "citation")
+#: Elements holding a post's meta line (date, author, category).
+_META_MARKED = ("meta", "byline", "posted", "submitted", "postdata", "post-info", "entry-info",
+                "date", "author")
+#: "by" / "von" and the other labels of a byline inside a meta line; the name runs to a
+#: separator, the end of its text segment, a number, or "on"/"am"/"um"/"in" (the date or
+#: category after it).
+_LABELLED = re.compile(
+    r"(?:^|(?<=[\s|·•,–—:\d-]))"
+    r"(?i:(?:posted|written|published|geschrieben|verfasst|gespeichert|erstellt|artikel|beitrag|"
+    r"text)\s+(?:by|von)|by|von|autor(?:in)?:|author:|verfasser(?:in)?:)"
+    r"(?:[ \t]*:?\s+|(?=[A-ZÀ-ÖØ-Þ]))(?![^\n]*?(?i:\bby\b|\bvon\b))"
+    r"(?P<name>[^\s|·•,–—()\d:][^|·•,–—():\n]{0,60}?)"
+    r"(?=[ \t]+(?i:on|am|um|in|at|for|und|and|with|mit)\b|\s*[|·•,–—():\n]|\s+\d|\s+-\s|"
+    r"\s*$)")
+#: Words after "by" that are no name ("by the way", "by email").
+_NOT_BYLINE = frozenset({"the", "a", "an", "email", "e-mail", "mail", "phone", "admin", "me"})
 _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "text", "texto"})
 #: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
 #: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
@@ -151,7 +167,27 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
         names, _ = clean_authors([text], sites)
         if names:
             return names
-    return _cjk_byline(page, sites)
+    names = _labelled_in_meta(page, sites)
+    return names or _cjk_byline(page, sites)
+
+
+def _labelled_in_meta(page: Page, sites: tuple[str, ...]) -> list[str]:
+    """The name after a "by" / "von" / "Autor:" label inside a post's meta line ("Posted in
+    News by jdoe on August 3, 2019", "Gespeichert von rasos am 24. Juli 2017", "Datum:
+    03.11.2021 Autor: Peter Maahn"). The label makes a single word (a blogger's user name) a
+    name here, where the unlabelled readers above want a first and a last name."""
+    for text in _marked(_META_MARKED, page, joiner="\n"):
+        if not text or len(text) > MAX_MARKED_CHARS:
+            continue
+        for match in _LABELLED.finditer(text):
+            name = match.group("name").strip()
+            if name.lower() in _NOT_BYLINE:
+                continue
+            names, _ = clean_authors([name], sites)
+            names = [n for n in names if not _OUTLET.search(n)]
+            if names:
+                return names
+    return []
 
 
 def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
@@ -194,9 +230,11 @@ def _cjk_byline(page: Page, sites: tuple[str, ...]) -> list[str]:
     return clean_authors([match.group(1)], sites)[0] if match else []
 
 
-def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WORDS):
+def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WORDS,
+            joiner: str = " "):
     """Texts of the elements whose class or id holds one of ``words`` (read from the node table:
-    an XPath ``contains(@class, ...)`` over the tree costs 8-10 ms on a big page)."""
+    an XPath ``contains(@class, ...)`` over the tree costs 8-10 ms on a big page), their text
+    segments joined by ``joiner``."""
     nodes, seen = page.nodes, 0
     for row, (classes, ident) in enumerate(zip(nodes.classes, nodes.ident, strict=True)):
         if not (classes or ident):
@@ -212,7 +250,7 @@ def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WO
         lo, hi = int(nodes.seg_lo[row]), int(nodes.seg_hi[row])
         if hi - lo > MAX_MARKED_SEGMENTS:
             continue
-        yield " ".join(" ".join(nodes.seg_text[lo:hi]).split())
+        yield joiner.join(" ".join(t.split()) for t in nodes.seg_text[lo:hi] if t.strip())
 
 
 def _headline_at(page: Page, body_text: str) -> int:

@@ -163,3 +163,29 @@ def test_htmldate_answering_a_bare_year_as_new_year_is_not_a_date() -> None:
     fetched = datetime(2024, 1, 1, tzinfo=UTC)
     assert bylines.htmldate_fallback(page, fetched) is None
     assert bylines.htmldate_fallback(written, fetched).iso() == "2016-01-01"
+
+
+# Bylines inside a post's meta line (trafilatura_eval, Apache-2.0; wcxb_dev, CC-BY-4.0; gold
+# authors from the datasets): no author was read from these pages before the labelled reader.
+@pytest.mark.parametrize("name, line", [
+    ("trafilatura_eval-00275.html", "Drupal's 'Gespeichert von rasos am 24. Juli 2017'"),
+    ("trafilatura_eval-00405.html", "'Posted by' and the name in the next span"),
+    ("wcxb_dev-00531.html", "a forum user name with digits"),
+])
+def test_labelled_byline_in_a_meta_line(name: str, line: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], line
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Posted in Datenschutz by damianduchamps on August 3, 2019", "damianduchamps"),
+    ("2. August 2012By oradmin", "oradmin"),
+    ("Verfasst von: mitundvoneinander | 31. Dezember 2008", "mitundvoneinander"),
+    ("Datum: 03.11.2021 Autor: Peter Maahn\nQuelle: SP-X", "Peter Maahn"),
+    ("Rezept von\nZum Profil von jesusfreak\njesusfreak", "jesusfreak"),
+    ("Written byEdzel Tabing", "Edzel Tabing"),
+    ("Hobby photos, 3 May 2020", None),
+])
+def test_the_name_after_a_byline_label(text: str, name: str | None) -> None:
+    found = [m.group("name") for m in bylines._LABELLED.finditer(text)]
+    assert (found[0] if found else None) == name
