@@ -3,12 +3,15 @@
 :class:`Distributed` turns a crawl into one worker of a shared crawl when ``NEWSCRAWL_REDIS_URL``
 is set, whichever way the crawl starts: ``newscrawl crawl/worker --redis URL`` (the CLI sets the
 URL) or ``scrapy crawl news -s NEWSCRAWL_REDIS_URL=redis://...``. Without the URL it does nothing
-and the crawl is embedded. ``NEWSCRAWL_REDIS_URL`` is the one user-facing Redis setting: the
-add-on derives scrapy-redis's ``REDIS_URL`` from it.
+and the crawl is embedded. ``NEWSCRAWL_REDIS_URL`` is the one Redis setting: every Redis client of
+a worker is the one :func:`pipelines.redis_client.crawler_redis` builds from it (scrapy-redis's
+queue and dupefilter included, so its ``REDIS_URL`` is not read; a ``REDIS_URL`` that differs is
+reported).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from crawler.scheduling import distributed_settings
@@ -17,6 +20,8 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 __all__ = ["Distributed"]
+
+logger = logging.getLogger(__name__)
 
 
 class Distributed:
@@ -30,6 +35,10 @@ class Distributed:
 
     def update_settings(self, settings: BaseSettings) -> None:
         url = settings.get("NEWSCRAWL_REDIS_URL")
+        other = settings.get("REDIS_URL")
+        if other and other != url:
+            logger.warning("REDIS_URL is not read by newscrawl: set NEWSCRAWL_REDIS_URL (--redis) "
+                           "to make this crawl distributed")  # fmt: skip
         if not url:
             return
         priority = settings.getpriority("NEWSCRAWL_REDIS_URL") or 0

@@ -52,7 +52,7 @@ from scrapy.utils.asyncio import create_looping_call, run_in_thread
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
-from pipelines.redis_client import store_client
+from pipelines.redis_client import crawler_redis
 from pipelines.sibling_hold import HOLD_FULL, SiblingHold
 from pipelines.throttled_log import ThrottledLog
 from pipelines.siblings import (
@@ -264,8 +264,9 @@ class SiblingPairing:
 def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     """The pairing of a crawl from its ``NEWSCRAWL_SIBLING*`` settings; None when disabled.
 
-    The store is Redis (shared by all workers) when ``NEWSCRAWL_REDIS_URL`` is set, else in memory.
-    No network here: the Redis client connects on first use.
+    The store is Redis (shared by all workers) when ``NEWSCRAWL_REDIS_URL`` is set, on the crawl's
+    one client (:func:`pipelines.redis_client.crawler_redis`), else in memory. No network here: the
+    Redis client connects on first use.
     """
     s = crawler.settings
     if not s.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True):
@@ -276,7 +277,7 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     url = s.get("NEWSCRAWL_REDIS_URL")
     store: SiblingStore
     if url:
-        client = store_client(str(url))
+        client = crawler_redis(crawler)
         ttl = s.getint("NEWSCRAWL_SIBLING_TTL", DEFAULT_TTL)
         store = RedisSiblingStore(
             client, per_template, ttl, max_body, max_page_bytes=max_page,

@@ -42,7 +42,7 @@ from pipelines.redis_link import HELD, PROBE_MAX_S, redis_link
 from crawler.rounds import round_fingerprint
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
-from pipelines.redis_client import redis_from_url
+from pipelines.redis_client import check_reachable, crawl_redis_url, crawler_redis
 
 logger = logging.getLogger(__name__)
 
@@ -64,8 +64,9 @@ class SharedQueueScheduler(Scheduler):
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> SharedQueueScheduler:
-        """scrapy-redis's ``from_settings``, but with our client (PINGed, password from the
-        environment when the URL has none: :func:`pipelines.redis_client.password_kwargs`)."""
+        """scrapy-redis's ``from_settings``, but with the crawl's one client
+        (:func:`pipelines.redis_client.crawler_redis`), PINGed here so that a wrong URL stops the
+        crawl at start with a message naming it."""
         settings = crawler.settings
         optional = {
             "queue_key": "SCHEDULER_QUEUE_KEY",
@@ -77,8 +78,9 @@ class SharedQueueScheduler(Scheduler):
         kwargs = {name: settings.get(key) for name, key in optional.items() if settings.get(key)}
         if isinstance(kwargs.get("serializer"), str):
             kwargs["serializer"] = importlib.import_module(kwargs["serializer"])
-        url = settings.get("NEWSCRAWL_REDIS_URL") or settings.get("REDIS_URL")
-        instance = cls(server=redis_from_url(str(url)), persist=True, **kwargs)
+        server = crawler_redis(crawler)
+        check_reachable(server, crawl_redis_url(settings))
+        instance = cls(server=server, persist=True, **kwargs)
         instance.stats = crawler.stats
         instance.crawler = crawler
         instance.lease_s = crawler.settings.getfloat("NEWSCRAWL_LEASE_SECONDS", DEFAULT_LEASE_S)
@@ -94,8 +96,11 @@ class SharedQueueScheduler(Scheduler):
             server=self.server, spider=spider, key=self.queue_key % {"spider": spider.name},
             serializer=self.serializer,
         )  # fmt: skip
-        if not self.df:
-            self.df = load_object(self.dupefilter_cls).from_spider(spider)
+        if not self.df:  # scrapy-redis's from_spider(), but on our client (it would make its own)
+            self.df = load_object(self.dupefilter_cls)(
+                self.server, key=self.dupefilter_key % {"spider": spider.name},
+                debug=self.crawler.settings.getbool("DUPEFILTER_DEBUG"),
+            )  # fmt: skip
         self.link = redis_link(self.crawler)
         self.leases = LeaseQueue(self.link.client, LeaseKeys(self.queue.key, self.df.key))
         self.link.register("push", self._push)
