@@ -32,11 +32,16 @@ read from ``scrapy/core/scraper.py`` and ``engine.py``, and their bounds:
   held pages wait for): the area's byte bound (default 80 % of that setting) keeps held pages alone
   below it;
 - the response's request stays in the engine slot's ``inprogress`` set, so the spider never goes
-  idle (nor closes as finished) while a page is held, and ``engine.close_spider`` (max pages,
-  timeouts, Ctrl-C) first waits for those requests: the timer notices that the engine is closing
-  (``engine.running`` false or ``engine._slot.closing`` set, read defensively: if Scrapy changes it,
-  the wait's timeout still ends every hold) and releases every held page with ``CLOSED``; they are
-  extracted and written while the sinks are still open (item pipelines close after the engine slot).
+  idle (nor closes as finished) while a page is held, and ``engine.close_spider_async`` (max pages,
+  timeouts, Ctrl-C) first waits for those requests. Scrapy sends no signal when a close starts
+  (``spider_closed`` comes after those requests ended, so after every hold), so the timer asks
+  Scrapy's public API whether a sibling can still come (:func:`_engine_closing`): not when the
+  crawl is stopping (``crawler.crawling``, ``engine.running`` false), nor when the engine starts no
+  new request (``engine.needs_backout()``) for no reason of the downloader or the scraper and has
+  no download left in flight. It then releases every held page with ``CLOSED``; they are extracted
+  and written while the sinks are still open (item pipelines close after the engine slot). A
+  sibling already downloading when the close starts is still waited for (the engine waits for it
+  anyway), and the wait's timeout ends every hold whatever Scrapy does.
 
 Nothing is held forever, nothing is lost at close.
 """
@@ -296,15 +301,27 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
 
 
 def _engine_closing(crawler: Crawler) -> bool:
-    """Whether the engine is closing the spider (Scrapy 2.19 internals, read defensively)."""
+    """Whether no sibling can come any more: the crawl is stopping, or the engine closes the spider.
+
+    Public Scrapy API only (2.19). ``engine.needs_backout()`` is true when the engine is not
+    running, has no spider slot, is closing the spider, or its downloader or scraper is full; with
+    neither full and no download in flight, what is left is a close. Downloads in flight may still
+    bring a sibling, so a close is seen once they are done (the engine waits for them anyway).
+    """
     try:
         engine = crawler.engine
     except RuntimeError:  # Scrapy 2.19: no engine before the crawl starts (pipeline tests)
         return False
     if engine is None:
         return False
-    slot = getattr(engine, "_slot", None)
-    return not engine.running or (slot is not None and getattr(slot, "closing", None) is not None)
+    if not crawler.crawling or not engine.running:
+        return True
+    scraper_slot = engine.scraper.slot
+    if scraper_slot is None:  # the spider is closed
+        return True
+    if engine.downloader.active or scraper_slot.needs_backout():
+        return False
+    return engine.needs_backout()
 
 
 def _content_type(item: dict[str, Any]) -> str | None:

@@ -34,6 +34,7 @@ from typing import Any
 
 from scrapy import Request
 from scrapy.utils.misc import load_object
+from scrapy.utils.request import request_from_dict
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
@@ -147,7 +148,7 @@ class SharedQueueScheduler(Scheduler):
             "" if request.dont_filter
             else round_fingerprint(self.df.request_fingerprint(request), request)
         )  # fmt: skip
-        member = self.queue._encode_request(request).decode("utf-8")
+        member = self._encode(request).decode("utf-8")
         data = {"member": member, "score": -request.priority, "fp": fingerprint}
         result = self.link.send("push", data)
         self.tracker.hand_over(parent)
@@ -168,7 +169,7 @@ class SharedQueueScheduler(Scheduler):
             return None
         member = found[0].decode("utf-8")
         try:
-            request = self.queue._decode_request(found[0])
+            request = self._decode(found[0])
         except RejectedRequest as error:  # poisoned: a class or callback we did not write
             logger.warning("skipped a queue entry: %s", error)
             if self.stats:
@@ -188,6 +189,14 @@ class SharedQueueScheduler(Scheduler):
         if self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
         return request
+
+    def _encode(self, request: Request) -> bytes:
+        """scrapy-redis's queue encoding (``Request.to_dict`` through the queue's serializer), from
+        public API rather than the queue's private ``_encode_request``."""
+        return self.queue.serializer.dumps(request.to_dict(spider=self.spider))
+
+    def _decode(self, raw: bytes) -> Request:
+        return request_from_dict(self.queue.serializer.loads(raw), spider=self.spider)
 
     def _push(self, _client: Any, data: dict[str, Any]) -> bool:
         return self.leases.push(data["member"], data["score"], data["fp"])
