@@ -52,7 +52,8 @@ T = TypeVar("T")
 #: The setting holding the crawl's Redis URL (``--redis URL``); the only one newscrawl reads.
 URL_SETTING = "NEWSCRAWL_REDIS_URL"
 
-#: Seconds to wait for a TCP connection / a reply before calling Redis unreachable.
+#: One-off clients (:func:`redis_from_url`): seconds to wait for a TCP connection / a reply before
+#: calling Redis unreachable.
 CONNECT_TIMEOUT_S = 5.0
 SOCKET_TIMEOUT_S = 10.0
 #: redis-py's own retry of one command on a dropped connection: 3 retries after 0.1, 0.2, 0.4 s
@@ -72,7 +73,8 @@ PASSWORD_ENV = "NEWSCRAWL_REDIS_PASSWORD"
 #: back-off (redis-py's own retries would block the reactor on every call).
 CRAWL_CONNECT_TIMEOUT_S = 2.0
 CRAWL_SOCKET_TIMEOUT_S = 5.0
-#: A connection idle longer than this is PINGed before use (a restarted server is noticed there).
+#: A connection idle longer than this is PINGed before use (one the server closed, e.g. on a
+#: restart, is also reconnected when the pool hands it out).
 HEALTH_CHECK_INTERVAL_S = 30
 #: Connections of the crawl's pool: one for the reactor thread, the rest for worker threads (store
 #: reads, the link's probe). A caller finding all busy waits at most POOL_WAIT_S for one.
