@@ -118,6 +118,9 @@ def test_page_held_when_the_crawl_closes_is_written_at_once(site: str, tmp_path:
     assert elapsed < SLOW_S + 5  # not the 60 s wait
 
 
+# 7-11 s (a 4 s download past a 2 s close, in a subprocess crawl): out of the default run (CI
+# budget); the close path itself stays covered there by the test above
+@pytest.mark.slow
 def test_a_sibling_downloading_when_the_crawl_closes_is_still_paired(
     site: str, tmp_path: Path
 ) -> None:
