@@ -104,7 +104,8 @@ EXTENSIONS = {
 NEWSCRAWL_REACTOR_PROBE_INTERVAL = 0.05
 NEWSCRAWL_PROGRESS_INTERVAL = 10.0
 
-# Output folders (the CLI sets both from --out).
+# Output folders (the CLI sets both from --out; Scrapy feed exports replace these defaults, see
+# ADDONS).
 NEWSCRAWL_JSONL_DIR = "output"
 NEWSCRAWL_WARC_DIR = "output/warc"
 
@@ -112,7 +113,9 @@ NEWSCRAWL_WARC_DIR = "output/warc"
 NEWSCRAWL_REDIS_URL = None
 # Set, it makes the crawl one worker of a shared crawl on that Redis (crawler/addons.py), also for
 # `scrapy crawl news -s NEWSCRAWL_REDIS_URL=redis://...`.
-ADDONS = {"crawler.addons.Distributed": 0}
+# FeedOutput: with Scrapy feed exports (`scrapy crawl news -O items.jsonl`) and no output folder
+# given, the defaults above are switched off: nothing is written to ./output.
+ADDONS = {"crawler.addons.Distributed": 0, "crawler.addons.FeedOutput": 0}
 NEWSCRAWL_SEEDS_KEY = "newscrawl:seeds"
 # A worker closes after the shared queue has been empty this many seconds; 0 = wait forever.
 NEWSCRAWL_IDLE_TIMEOUT = 0.0

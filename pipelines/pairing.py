@@ -32,11 +32,16 @@ read from ``scrapy/core/scraper.py`` and ``engine.py``, and their bounds:
   held pages wait for): the area's byte bound (default 80 % of that setting) keeps held pages alone
   below it;
 - the response's request stays in the engine slot's ``inprogress`` set, so the spider never goes
-  idle (nor closes as finished) while a page is held, and ``engine.close_spider`` (max pages,
-  timeouts, Ctrl-C) first waits for those requests: the timer notices that the engine is closing
-  (``engine.running`` false or ``engine._slot.closing`` set, read defensively: if Scrapy changes it,
-  the wait's timeout still ends every hold) and releases every held page with ``CLOSED``; they are
-  extracted and written while the sinks are still open (item pipelines close after the engine slot).
+  idle (nor closes as finished) while a page is held, and ``engine.close_spider_async`` (max pages,
+  timeouts, Ctrl-C) first waits for those requests. Scrapy sends no signal when a close starts
+  (``spider_closed`` comes after those requests ended, so after every hold), so the timer asks
+  Scrapy's public API whether a sibling can still come (:func:`_engine_closing`): not when the
+  crawl is stopping (``crawler.crawling``, ``engine.running`` false), nor when the engine starts no
+  new request (``engine.needs_backout()``) for no reason of the downloader or the scraper and has
+  no download left in flight. It then releases every held page with ``CLOSED``; they are extracted
+  and written while the sinks are still open (item pipelines close after the engine slot). A
+  sibling already downloading when the close starts is still waited for (the engine waits for it
+  anyway), and the wait's timeout ends every hold whatever Scrapy does.
 
 Nothing is held forever, nothing is lost at close.
 """
@@ -52,7 +57,7 @@ from scrapy.utils.asyncio import create_looping_call, run_in_thread
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
-from pipelines.redis_client import store_client
+from pipelines.redis_client import crawler_redis
 from pipelines.sibling_hold import HOLD_FULL, SiblingHold
 from pipelines.throttled_log import ThrottledLog
 from pipelines.siblings import (
@@ -264,8 +269,9 @@ class SiblingPairing:
 def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     """The pairing of a crawl from its ``NEWSCRAWL_SIBLING*`` settings; None when disabled.
 
-    The store is Redis (shared by all workers) when ``NEWSCRAWL_REDIS_URL`` is set, else in memory.
-    No network here: the Redis client connects on first use.
+    The store is Redis (shared by all workers) when ``NEWSCRAWL_REDIS_URL`` is set, on the crawl's
+    one client (:func:`pipelines.redis_client.crawler_redis`), else in memory. No network here: the
+    Redis client connects on first use.
     """
     s = crawler.settings
     if not s.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True):
@@ -276,7 +282,7 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     url = s.get("NEWSCRAWL_REDIS_URL")
     store: SiblingStore
     if url:
-        client = store_client(str(url))
+        client = crawler_redis(crawler)
         ttl = s.getint("NEWSCRAWL_SIBLING_TTL", DEFAULT_TTL)
         store = RedisSiblingStore(
             client, per_template, ttl, max_body, max_page_bytes=max_page,
@@ -295,15 +301,27 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
 
 
 def _engine_closing(crawler: Crawler) -> bool:
-    """Whether the engine is closing the spider (Scrapy 2.19 internals, read defensively)."""
+    """Whether no sibling can come any more: the crawl is stopping, or the engine closes the spider.
+
+    Public Scrapy API only (2.19). ``engine.needs_backout()`` is true when the engine is not
+    running, has no spider slot, is closing the spider, or its downloader or scraper is full; with
+    neither full and no download in flight, what is left is a close. Downloads in flight may still
+    bring a sibling, so a close is seen once they are done (the engine waits for them anyway).
+    """
     try:
         engine = crawler.engine
     except RuntimeError:  # Scrapy 2.19: no engine before the crawl starts (pipeline tests)
         return False
     if engine is None:
         return False
-    slot = getattr(engine, "_slot", None)
-    return not engine.running or (slot is not None and getattr(slot, "closing", None) is not None)
+    if not crawler.crawling or not engine.running:
+        return True
+    scraper_slot = engine.scraper.slot
+    if scraper_slot is None:  # the spider is closed
+        return True
+    if engine.downloader.active or scraper_slot.needs_backout():
+        return False
+    return engine.needs_backout()
 
 
 def _content_type(item: dict[str, Any]) -> str | None:

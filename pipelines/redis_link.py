@@ -33,14 +33,12 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import task, threads
 
-from pipelines.redis_client import password_kwargs, redacted_url
+from pipelines.redis_client import crawl_redis_url, crawler_redis, per_crawler, redacted_url
 
 logger = logging.getLogger(__name__)
 
@@ -49,10 +47,6 @@ __all__ = ["HELD", "SPILL_FILE", "RedisLink", "redis_link"]
 #: Returned by :meth:`RedisLink.send` for a write held until Redis is back.
 HELD = object()
 SPILL_FILE = "held-redis.journal"
-#: Timeouts of the link's client: short, so that a dead server is noticed quickly; the link, not
-#: redis-py, retries (redis-py's own retries would block the reactor thread on every call).
-CONNECT_TIMEOUT_S = 2.0
-SOCKET_TIMEOUT_S = 5.0
 #: Probe back-off while down: 0.5 s, doubling, at most PROBE_MAX_S (a restart is seen within it).
 PROBE_FIRST_S = 0.5
 PROBE_MAX_S = 4.0
@@ -71,6 +65,7 @@ class RedisLink:
     def __init__(
         self,
         crawler: Crawler,
+        client: redis.Redis,
         url: str,
         spill_path: Path | None,
         max_outage_s: float = DEFAULT_MAX_OUTAGE_S,
@@ -78,10 +73,9 @@ class RedisLink:
     ) -> None:
         self.crawler = crawler
         self.url = url
-        self.client = redis.Redis.from_url(
-            url, socket_connect_timeout=CONNECT_TIMEOUT_S, socket_timeout=SOCKET_TIMEOUT_S,
-            retry=Retry(NoBackoff(), 0), **password_kwargs(url),
-        )  # fmt: skip
+        #: the crawl's one client (:func:`pipelines.redis_client.crawler_redis`: short timeouts, no
+        #: retry inside redis-py: this link retries); its owner closes it, not the link
+        self.client = client
         self.spill_path = spill_path
         self.max_outage_s = max_outage_s
         self.hold_max = hold_max
@@ -123,7 +117,6 @@ class RedisLink:
             self.flush()
         if self.held:
             self.spill()
-        self.client.close()
 
     def send(self, kind: str, data: dict[str, Any]) -> Any:
         """Run the write ``kind`` now (its result); hold it (:data:`HELD`) while Redis is away."""
@@ -292,18 +285,20 @@ class RedisLink:
 
 def redis_link(crawler: Crawler) -> RedisLink:
     """The link of ``crawler`` (built on first use from its settings; started when it opens)."""
-    link = getattr(crawler, "_newscrawl_redis_link", None)
-    if link is None:
+
+    def make() -> RedisLink:
         settings = crawler.settings
         out = settings.get("NEWSCRAWL_JSONL_DIR")
         link = RedisLink(
             crawler,
-            str(settings.get("NEWSCRAWL_REDIS_URL")),
+            crawler_redis(crawler),
+            crawl_redis_url(settings),
             Path(out) / SPILL_FILE if out else None,
             settings.getfloat("NEWSCRAWL_REDIS_MAX_OUTAGE", DEFAULT_MAX_OUTAGE_S),
             settings.getint("NEWSCRAWL_REDIS_HOLD_MAX", DEFAULT_HOLD_MAX),
         )
-        crawler._newscrawl_redis_link = link  # type: ignore[attr-defined]
         crawler.signals.connect(link.start, signal=signals.spider_opened)
         crawler.signals.connect(link.stop, signal=signals.spider_closed)
-    return link
+        return link
+
+    return per_crawler(crawler, "redis_link", make)

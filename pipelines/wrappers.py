@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from extractors.psnt import MIN_LINK_GROUP
-from pipelines.redis_client import store_client
+from pipelines.redis_client import crawler_redis
 from pipelines.untrusted import load_json
 
 if TYPE_CHECKING:
@@ -343,9 +343,10 @@ def wrapper_store_from_crawler(crawler: Any) -> WrapperStore:
 
     url = s.get("NEWSCRAWL_REDIS_URL")
     if url:
-        # fail fast: an outage means "no wrapper" for a page, never a stalled crawl
+        # the crawl's one client fails fast: an outage means "no wrapper" for a page, never a
+        # stalled crawl
         key = s.get("NEWSCRAWL_WRAPPER_KEY") or REDIS_KEY
-        return RedisWrapperStore(store_client(str(url)), key, on_reject)
+        return RedisWrapperStore(crawler_redis(crawler), key, on_reject)
     folder = s.get("NEWSCRAWL_WRAPPER_DIR")
     if not folder and s.get("NEWSCRAWL_JSONL_DIR"):
         folder = os.path.join(str(s.get("NEWSCRAWL_JSONL_DIR")), WRAPPER_FOLDER)

@@ -171,9 +171,11 @@ def summary_text(summary: dict) -> str:
 
 
 class CrawlSummary:
-    """Scrapy extension: on close, write the crawl summary to ``<NEWSCRAWL_JSONL_DIR>/summary.json``."""
+    """Scrapy extension: on close, write the crawl summary to ``<NEWSCRAWL_JSONL_DIR>/summary.json``
+    (logged only when ``NEWSCRAWL_JSONL_DIR`` is unset: Scrapy's feed exports replaced the output
+    folder, see :class:`crawler.addons.FeedOutput`)."""
 
-    def __init__(self, crawler: Crawler, out_dir: Path) -> None:
+    def __init__(self, crawler: Crawler, out_dir: Path | None) -> None:
         self.crawler = crawler
         self.out_dir = out_dir
         self.started = time.monotonic()
@@ -181,7 +183,8 @@ class CrawlSummary:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrawlSummary:
-        ext = cls(crawler, Path(crawler.settings.get("NEWSCRAWL_JSONL_DIR") or "."))
+        out = crawler.settings.get("NEWSCRAWL_JSONL_DIR")
+        ext = cls(crawler, Path(out) if out else None)
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         return ext
@@ -192,6 +195,9 @@ class CrawlSummary:
     def spider_closed(self, spider: Spider, reason: str) -> None:
         stats = self.crawler.stats.get_stats()
         self.summary = build_summary(stats, time.monotonic() - self.started, reason)
+        if self.out_dir is None:
+            logger.info("crawl summary: %s", json.dumps(self.summary, sort_keys=True))
+            return
         self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / SUMMARY_FILE
         tmp = path.with_suffix(".json.tmp")

@@ -31,7 +31,6 @@ def distributed_settings(redis_url: str, idle_timeout: float = 0.0) -> dict[str,
         "SCHEDULER_PERSIST": True,
         "SCHEDULER_QUEUE_KEY": QUEUE_KEY,
         "SCHEDULER_DUPEFILTER_KEY": DUPEFILTER_KEY,
-        "REDIS_URL": redis_url,
         "NEWSCRAWL_REDIS_URL": redis_url,
         "NEWSCRAWL_IDLE_TIMEOUT": idle_timeout,
     }

@@ -34,6 +34,7 @@ from typing import Any
 
 from scrapy import Request
 from scrapy.utils.misc import load_object
+from scrapy.utils.request import request_from_dict
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
@@ -42,7 +43,7 @@ from pipelines.redis_link import HELD, PROBE_MAX_S, redis_link
 from crawler.rounds import round_fingerprint
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
-from pipelines.redis_client import redis_from_url
+from pipelines.redis_client import check_reachable, crawl_redis_url, crawler_redis
 
 logger = logging.getLogger(__name__)
 
@@ -64,8 +65,9 @@ class SharedQueueScheduler(Scheduler):
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> SharedQueueScheduler:
-        """scrapy-redis's ``from_settings``, but with our client (PINGed, password from the
-        environment when the URL has none: :func:`pipelines.redis_client.password_kwargs`)."""
+        """scrapy-redis's ``from_settings``, but with the crawl's one client
+        (:func:`pipelines.redis_client.crawler_redis`), PINGed here so that a wrong URL stops the
+        crawl at start with a message naming it."""
         settings = crawler.settings
         optional = {
             "queue_key": "SCHEDULER_QUEUE_KEY",
@@ -77,8 +79,9 @@ class SharedQueueScheduler(Scheduler):
         kwargs = {name: settings.get(key) for name, key in optional.items() if settings.get(key)}
         if isinstance(kwargs.get("serializer"), str):
             kwargs["serializer"] = importlib.import_module(kwargs["serializer"])
-        url = settings.get("NEWSCRAWL_REDIS_URL") or settings.get("REDIS_URL")
-        instance = cls(server=redis_from_url(str(url)), persist=True, **kwargs)
+        server = crawler_redis(crawler)
+        check_reachable(server, crawl_redis_url(settings))
+        instance = cls(server=server, persist=True, **kwargs)
         instance.stats = crawler.stats
         instance.crawler = crawler
         instance.lease_s = crawler.settings.getfloat("NEWSCRAWL_LEASE_SECONDS", DEFAULT_LEASE_S)
@@ -94,8 +97,11 @@ class SharedQueueScheduler(Scheduler):
             server=self.server, spider=spider, key=self.queue_key % {"spider": spider.name},
             serializer=self.serializer,
         )  # fmt: skip
-        if not self.df:
-            self.df = load_object(self.dupefilter_cls).from_spider(spider)
+        if not self.df:  # scrapy-redis's from_spider(), but on our client (it would make its own)
+            self.df = load_object(self.dupefilter_cls)(
+                self.server, key=self.dupefilter_key % {"spider": spider.name},
+                debug=self.crawler.settings.getbool("DUPEFILTER_DEBUG"),
+            )  # fmt: skip
         self.link = redis_link(self.crawler)
         self.leases = LeaseQueue(self.link.client, LeaseKeys(self.queue.key, self.df.key))
         self.link.register("push", self._push)
@@ -142,7 +148,7 @@ class SharedQueueScheduler(Scheduler):
             "" if request.dont_filter
             else round_fingerprint(self.df.request_fingerprint(request), request)
         )  # fmt: skip
-        member = self.queue._encode_request(request).decode("utf-8")
+        member = self._encode(request).decode("utf-8")
         data = {"member": member, "score": -request.priority, "fp": fingerprint}
         result = self.link.send("push", data)
         self.tracker.hand_over(parent)
@@ -163,7 +169,7 @@ class SharedQueueScheduler(Scheduler):
             return None
         member = found[0].decode("utf-8")
         try:
-            request = self.queue._decode_request(found[0])
+            request = self._decode(found[0])
         except RejectedRequest as error:  # poisoned: a class or callback we did not write
             logger.warning("skipped a queue entry: %s", error)
             if self.stats:
@@ -183,6 +189,14 @@ class SharedQueueScheduler(Scheduler):
         if self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
         return request
+
+    def _encode(self, request: Request) -> bytes:
+        """scrapy-redis's queue encoding (``Request.to_dict`` through the queue's serializer), from
+        public API rather than the queue's private ``_encode_request``."""
+        return self.queue.serializer.dumps(request.to_dict(spider=self.spider))
+
+    def _decode(self, raw: bytes) -> Request:
+        return request_from_dict(self.queue.serializer.loads(raw), spider=self.spider)
 
     def _push(self, _client: Any, data: dict[str, Any]) -> bool:
         return self.leases.push(data["member"], data["score"], data["fp"])

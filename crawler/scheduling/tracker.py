@@ -31,6 +31,8 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 
+from pipelines.redis_client import per_crawler
+
 logger = logging.getLogger(__name__)
 
 __all__ = [
@@ -42,7 +44,6 @@ LEASE_META = "newscrawl_lease"
 #: Request meta key set on a request whose earlier lease expired or was released: its page may
 #: have been streamed by the worker that held it (the item carries ``extraction.redelivered``).
 REDELIVERED_META = "newscrawl_redelivered"
-_ATTRIBUTE = "_newscrawl_lease_tracker"
 
 
 class _Lease:
@@ -134,11 +135,7 @@ class LeaseTracker:
 
 def lease_tracker(crawler: Crawler) -> LeaseTracker:
     """The tracker of ``crawler``, shared by its scheduler and :class:`RequestDoneMiddleware`."""
-    tracker = getattr(crawler, _ATTRIBUTE, None)
-    if tracker is None:
-        tracker = LeaseTracker()
-        setattr(crawler, _ATTRIBUTE, tracker)
-    return tracker
+    return per_crawler(crawler, "lease_tracker", LeaseTracker)
 
 
 class RequestDoneMiddleware:

@@ -4,6 +4,7 @@ crawl, as ``newscrawl worker --redis`` is (real Redis, the demo site, a real ``s
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 import redis
 from scrapy.settings import Settings
 
-from crawler.addons import Distributed
+from crawler.addons import Distributed, FeedOutput
 from crawler.demo.server import DemoServer, load_site
 from crawler.scheduling import DUPEFILTER_KEY
 from tests.crawler.demo_helpers import Expected, newscrawl, path_of
@@ -29,7 +30,9 @@ def test_the_url_turns_the_project_scheduler_into_the_shared_one():
     Distributed().update_settings(settings)
     assert settings["SCHEDULER"] == "crawler.scheduling.scheduler.SharedQueueScheduler"
     assert settings["DUPEFILTER_CLASS"] == "scrapy_redis.dupefilter.RFPDupeFilter"
-    assert settings["REDIS_URL"] == "redis://127.0.0.1:1/0"  # scrapy-redis's, from the one setting
+    # one setting: scrapy-redis's REDIS_URL is neither derived nor read (its queue and dupefilter
+    # run on the crawl's one client, see test_redis_connections.py)
+    assert not settings.get("REDIS_URL")
 
 
 def test_without_the_url_the_crawl_stays_embedded_and_explicit_settings_win():
@@ -76,3 +79,53 @@ def test_scrapy_crawl_with_the_redis_setting_runs_distributed(redis_url: str, tm
     assert client.exists(DUPEFILTER_KEY % {"spider": "news"})  # the shared dupefilter was used
     stream = [json.loads(fields[b"item"])["url"] for _, fields in client.xrange(STREAM_KEY)]
     assert sorted(path_of(u) for u in stream) == sorted(expected.item_paths)
+
+
+def _project_settings(**cmdline: str) -> Settings:
+    settings = Settings()
+    settings.setmodule("crawler.settings", priority="project")
+    for name, value in cmdline.items():
+        settings.set(name, value, priority="cmdline")
+    return settings
+
+
+def test_feed_exports_switch_off_only_the_output_folders_left_at_their_default():
+    settings = _project_settings(FEEDS={"items.jsonl": {"format": "jsonlines"}},
+                                 NEWSCRAWL_WARC_DIR="/data/warc")  # fmt: skip
+    FeedOutput().update_settings(settings)
+    assert settings.get("NEWSCRAWL_JSONL_DIR") is None  # the default ./output: off
+    assert settings.get("NEWSCRAWL_WARC_DIR") == "/data/warc"  # given: kept, archive on
+    assert settings.getbool("NEWSCRAWL_WARC_ENABLED", True)
+
+    settings = _project_settings(FEEDS={"items.jsonl": {"format": "jsonlines"}})
+    FeedOutput().update_settings(settings)
+    assert settings.get("NEWSCRAWL_WARC_DIR") is None
+    assert not settings.getbool("NEWSCRAWL_WARC_ENABLED", True)
+
+    settings = _project_settings()  # no feed: the default folders stay
+    FeedOutput().update_settings(settings)
+    assert settings.get("NEWSCRAWL_JSONL_DIR") == "output"
+    assert settings.get("NEWSCRAWL_WARC_DIR") == "output/warc"
+
+
+def test_scrapy_crawl_with_a_feed_writes_it_and_no_output_folder(tmp_path: Path):
+    """``scrapy crawl news -O items.jsonl`` from a folder of its own: the feed has the items, and
+    the project's default ``./output`` (JSONL sink, WARC, summary) is not created."""
+    server = DemoServer(load_site()).start()
+    try:
+        env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
+               "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        run = subprocess.run(
+            [sys.executable, "-m", "scrapy", "crawl", "news", "-O", "items.jsonl",
+             "-a", f"start_urls={server.seed_urls()[0]}", "-s", "DEPTH_LIMIT=1",
+             "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "LOG_LEVEL=INFO"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180, check=False,
+        )  # fmt: skip
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert not (tmp_path / "output").exists()
+    items = [json.loads(line) for line in (tmp_path / "items.jsonl").read_text().splitlines()]
+    assert len(items) > 1 and all(item.get("url") for item in items)
+    assert "crawler.addons.FeedOutput" in run.stderr  # Scrapy lists the enabled add-ons
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["items.jsonl"]

@@ -11,12 +11,13 @@ import redis
 from scrapy.utils.test import get_crawler
 
 from pipelines.redis_link import HELD, RedisLink
-from pipelines.redis_client import PASSWORD_ENV
+from pipelines.redis_client import PASSWORD_ENV, crawl_client
 from tests.crawler.demo_helpers import newscrawl
 
 
 def _link(url: str, spill: Path) -> RedisLink:
-    link = RedisLink(get_crawler(settings_dict={}), url, spill, max_outage_s=60, hold_max=3)
+    link = RedisLink(get_crawler(settings_dict={}), crawl_client(url), url, spill, max_outage_s=60,
+                     hold_max=3)  # fmt: skip
     link.register("push", lambda client, data: client.rpush("test:link", data["n"]))
     return link
 
