@@ -158,6 +158,8 @@ def build_node_table(root: etree._Element) -> NodeTable:
                 continue
             text = el.tail
             owner = stack[-1]
+        if text and "\xad" in text:
+            text = text.replace("\xad", "")  # soft hyphens: invisible break hints, not text
         if text and not text.isspace():
             if pending_space and not text[0].isspace():
                 text = " " + text  # keep the word boundary the skipped whitespace made

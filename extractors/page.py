@@ -36,9 +36,11 @@ from extractors.nodetable import NodeTable, build_node_table
 __all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "Page", "parse_page"]
 
 #: Paper 000's list of subtrees that never hold article text, plus ``noscript``, ``template`` and
-#: ``svg``/``math`` (markup that is code or graphics, not text, on modern pages).
+#: ``svg``/``math`` (markup that is code or graphics, not text, on modern pages), and ruby
+#: annotations ``rt``/``rp`` (the reading of a Japanese or Chinese word printed above it: kept,
+#: "子こども" doubles every annotated word of the text).
 NOISE_TAGS = ("script", "style", "select", "option", "iframe", "textarea", "object", "input",
-              "noscript", "template", "svg", "math", "button")
+              "noscript", "template", "svg", "math", "button", "rt", "rp")
 #: JSON-LD scripts kept per page: news pages carry 1-6; a page with more is padding them.
 MAX_LD_SCRIPTS = 20
 #: A page whose body keeps fewer non-link characters than this without its ``noscript`` blocks is

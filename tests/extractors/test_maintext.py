@@ -177,3 +177,18 @@ def test_a_short_body_is_read_again_when_the_labels_took_the_story():
         gold, result = _extract(name)
         assert all(snippet in result.body for snippet in gold["with"]), name
         assert sum(snippet in result.body for snippet in gold["without"]) <= 1, name
+
+
+def test_ruby_readings_are_not_part_of_the_text():
+    # trafilatura_eval (Apache-2.0): NHK's easy-Japanese news prints each kanji word's reading
+    # in <rt> above it; kept, every annotated word was doubled ("子こども") and no snippet matched.
+    gold, result = _extract("trafilatura_eval-00440.html")
+    assert all(snippet in result.body for snippet in gold["with"])
+
+
+def test_soft_hyphens_are_not_part_of_the_text():
+    # trafilatura_eval (Apache-2.0): weinkenner.de hyphenates its words with U+00AD; kept, they
+    # split the words of the text ("Mag\xadda\xadle\xadner") and no snippet matched.
+    gold, result = _extract("trafilatura_eval-00648.html")
+    assert "\xad" not in result.body
+    assert all(snippet in result.body for snippet in gold["with"])
