@@ -20,7 +20,7 @@ from extractors.fields import Fields, extract_fields
 from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
-from extractors.story import story_container
+from extractors.story import lead_rows, story_container
 from extractors.svm_fields import SvmPolicy, apply_policy
 
 #: The LCS denoiser's body is used only when it keeps at least this share of the characters of
@@ -169,11 +169,30 @@ def _main_text(page: Page, content) -> tuple[MainText, MainText]:
     if not whole.text:  # the page labels everything as furniture: read it unlabelled
         furniture, start = None, 0
         whole = extract_main_text(page)
+    whole = _with_lead(page, whole, furniture)
     if content is None:
         return whole, whole
     if furniture is not None:
         content = content & furniture
-    return whole, extract_main_text(page, content=content, start=start)
+    return whole, _with_lead(page, extract_main_text(page, content=content, start=start), content)
+
+
+def _with_lead(page: Page, main: MainText, allowed) -> MainText:
+    """``main`` with the story's lead where the template sets it apart, above the subject region
+    (:func:`extractors.story.lead_rows`)."""
+    if main.region is None or main.keep is None or not main.text:
+        return main
+    rows = lead_rows(page.nodes, main.region, allowed)
+    if not rows:
+        return main
+    keep = main.keep.copy()
+    body = " ".join(main.text.split())
+    for row in rows:
+        if " ".join(page.nodes.inner_text(row).split()) in body:
+            continue  # the body repeats it already
+        keep |= page.nodes.subtree_mask(row) if allowed is None else \
+            page.nodes.subtree_mask(row) & allowed
+    return MainText(region_text(page.nodes, keep), main.region, main.reason, keep)
 
 
 def _short_body(page: Page, markup, furniture, start: int, whole: MainText):

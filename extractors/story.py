@@ -27,7 +27,7 @@ import numpy as np
 from extractors.boilerplate import Markup, name_words, read_markup
 from extractors.nodetable import NodeTable
 
-__all__ = ["MIN_STORY_SHARE", "STORY_BODY_NAMES", "story_container"]
+__all__ = ["LEAD_NAMES", "MIN_STORY_SHARE", "STORY_BODY_NAMES", "lead_rows", "story_container"]
 
 #: Names (word sequences of an ``id``/``class``, see :func:`extractors.boilerplate.name_words`)
 #: that mark the story's body on common publishing systems (WordPress ``entry-content``,
@@ -40,6 +40,17 @@ STORY_BODY_NAMES = (
 )
 #: Share of the page's non-link text a container must hold to be taken.
 MIN_STORY_SHARE = 0.3
+#: Words of an ``id``/``class`` naming a story's lead (standfirst): the paragraph under the
+#: headline that many templates set apart from the body (``article-intro``, ``lead``,
+#: ``standfirst``, German ``vorspann``, French ``chapo``, ``subtitle``, ``summary``).
+LEAD_NAMES = ("lead", "lede", "intro", "standfirst", "vorspann", "chapo", "chapeau", "subtitle",
+              "summary", "dek", "deck", "excerpt", "abstract", "leader")
+#: A lead is a paragraph or two: between these numbers of non-link characters.
+LEAD_MIN_CHARS, LEAD_MAX_CHARS = 40, 1_500
+#: ... with at most this share of link text,
+LEAD_MAX_LINK_SHARE = 0.3
+#: ... and it shares an ancestor with the subject region at most this many levels above it.
+LEAD_MAX_LEVELS = 4
 
 def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?:^|\s)(?:" + "|".join(re.escape(n).replace(r"\ ", r"\s+")
@@ -74,3 +85,42 @@ def _evidence(nodes: NodeTable, markup: Markup):
             if pattern.search(words)}
     yield [row for row, name in enumerate(names) if name in hits]
     yield list(np.flatnonzero(markup.tags == "article"))
+
+
+def lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None = None) -> list[int]:
+    """Rows of the story's lead where the template sets it apart from the subject region: an
+    element named as a lead (:data:`LEAD_NAMES`) that ends before ``region`` begins, shares an
+    ancestor with it at most :data:`LEAD_MAX_LEVELS` above it, holds a paragraph or two of
+    non-link text and no heading (a header block with the headline is not a lead), and is not
+    furniture (``allowed``, a row mask, when given). Outermost first, in document order.
+
+    The attenuation walk stops at the body's container; a lead in the article's header (above
+    the body, beside the headline) is outside it, and trafilatura_eval's snippets and most gold
+    bodies count it as the story's first paragraph.
+    """
+    top = region
+    for _ in range(LEAD_MAX_LEVELS):
+        if nodes.parent[top] < 0:
+            break
+        top = int(nodes.parent[top])
+    rows = np.arange(top + 1, region)
+    own, text = nodes.nonlink_text[rows], nodes.text[rows]
+    fits = ((nodes.end[rows] < region) & (own >= LEAD_MIN_CHARS) & (own <= LEAD_MAX_CHARS)
+            & (text - own <= LEAD_MAX_LINK_SHARE * text))
+    found: list[int] = []
+    for row in rows[fits].tolist():  # a few rows: the regex and the subtree walk only here
+        if found and row <= int(nodes.end[found[-1]]):
+            continue  # inside a lead already taken
+        name = nodes.ident[row] + " " + nodes.classes[row]
+        if not name.strip() or not _LEAD_PATTERN.search(name_words(name)):
+            continue
+        if allowed is not None and not allowed[row]:
+            continue
+        if any(nodes.tag[r] in _HEADINGS for r in range(row, int(nodes.end[row]) + 1)):
+            continue  # the article's header (headline, kicker, dateline), not its lead
+        found.append(row)
+    return found
+
+
+_LEAD_PATTERN = _names_pattern(LEAD_NAMES)
+_HEADINGS = frozenset({"h1", "h2", "h3"})

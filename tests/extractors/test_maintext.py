@@ -192,3 +192,25 @@ def test_soft_hyphens_are_not_part_of_the_text():
     gold, result = _extract("trafilatura_eval-00648.html")
     assert "\xad" not in result.body
     assert all(snippet in result.body for snippet in gold["with"])
+
+
+def test_the_lead_set_apart_above_the_body_is_part_of_the_story():
+    # trafilatura_eval (Apache-2.0): pronats.de's lead sits in a "leader" block, deutschlandfunk's
+    # in the article head's "subtitle", both outside the body's container; the body began at the
+    # second paragraph and the lead's snippet was missed.
+    for name in ("trafilatura_eval-00214.html", "trafilatura_eval-00230.html"):
+        gold, result = _extract(name)
+        assert all(snippet in result.body for snippet in gold["with"]), name
+        assert not any(snippet in result.body for snippet in gold["without"]), name
+
+
+def test_a_lead_is_taken_only_above_the_region_and_near_it():
+    page = parse_page(b"<html><body><div class='summary'>A summary of the site, far from the "
+                      b"story and long enough to be a lead.</div><div><div><div><div><div>"
+                      b"<div class='intro'>The lead of the story, set apart above its body "
+                      b"by the template.</div><div class='body'><p>" + b"Story text. " * 40 +
+                      b"</p><p>" + b"More story. " * 30 + b"</p></div></div></div></div></div>"
+                      b"</div></body></html>")
+    result = extract(page)
+    assert result.body.startswith("The lead of the story")
+    assert "A summary of the site" not in result.body
