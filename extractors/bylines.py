@@ -143,12 +143,23 @@ def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...],
             found = parse_date(text, fetched_at, langs)[0]
         if found is not None:
             return found
-    body_text = page.body.text_content()
-    start = _headline_at(page, body_text)
-    found = first_date_in(body_text[start:start + AFTER_HEADLINE_CHARS], fetched_at)
+    found = first_date_in(_text_from(page, _headline_segment(page), AFTER_HEADLINE_CHARS),
+                          fetched_at)
     if found is None and anywhere:
-        found = first_date_in(body_text[:MAX_DATELINE_SCAN], fetched_at)
+        found = first_date_in(_text_from(page, 0, MAX_DATELINE_SCAN), fetched_at)
     return found
+
+
+def _text_from(page: Page, segment: int, chars: int) -> str:
+    """About ``chars`` characters of the page's text from its text segment ``segment`` on (the
+    node table's segments: no walk over the whole tree's text)."""
+    texts, size = [], 0
+    for text in page.nodes.seg_text[segment:]:
+        texts.append(text)
+        size += len(text)
+        if size >= chars:
+            break
+    return "".join(texts)[:chars]
 
 
 def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None) -> list[str]:
@@ -251,12 +262,3 @@ def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WO
         if hi - lo > MAX_MARKED_SEGMENTS:
             continue
         yield joiner.join(" ".join(t.split()) for t in nodes.seg_text[lo:hi] if t.strip())
-
-
-def _headline_at(page: Page, body_text: str) -> int:
-    heading = next(page.body.iter("h1"), None)
-    if heading is None:
-        return 0
-    text = heading.text_content().strip()
-    at = body_text.find(text) if text else -1
-    return at + len(text) if at >= 0 else 0
