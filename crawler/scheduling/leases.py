@@ -6,7 +6,10 @@ find the expired ones. Keys (``%(spider)s`` filled in by the scheduler):
 
 - ``queue``: sorted set of serialised requests, score ``-priority`` (scrapy-redis's
   ``PriorityQueue`` layout, so its tools and ours read it alike);
-- ``dupefilter``: set of request fingerprints (scrapy-redis's ``RFPDupeFilter`` key and format);
+- ``dupefilter:<bucket>``: the seen articles, 64-bit fingerprints (intsets) in
+  :data:`~crawler.scheduling.seen.SEEN_BUCKETS` sets, :mod:`crawler.scheduling.seen`;
+  ``dupefilter:fronts:<round>``: a round's fronts (expiring); ``dupefilter`` itself: the seen set
+  of the older format (scrapy-redis's ``RFPDupeFilter`` key and format), read, never written;
 - ``leases``: sorted set of the requests taken, score = lease deadline in ms of Redis's clock;
 - ``lease_scores``: hash request → its queue score, to put it back at its priority;
 - ``redelivered``: set of the requests put back after a lease of theirs expired or was released
@@ -16,7 +19,7 @@ Every step is one Lua script, so a worker killed at any point leaves each reques
 leased, never neither:
 
 - :meth:`push`: SADD the fingerprint and ZADD the request in one step (scrapy-redis does them in two
-  calls: a crash between them lost the request for good);
+  calls: a crash between them lost the request for good), unless the older set has it;
 - :meth:`lease`: move the first request from ``queue`` to ``leases`` with deadline now + lease,
   saying whether it is a redelivery;
 - :meth:`ack`: remove the lease (the request is done); :meth:`renew`: push deadlines forward;
@@ -31,6 +34,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from crawler.scheduling.seen import FRONTS_TTL_S, from_hex, seen_bucket, signed64
+
 if TYPE_CHECKING:
     import redis
 
@@ -42,7 +47,11 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 
 _PUSH = """
-if ARGV[3] ~= '' and redis.call('SADD', KEYS[2], ARGV[3]) == 0 then return 0 end
+if ARGV[3] ~= '' then
+  if ARGV[4] ~= '' and redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 1 then return 0 end
+  if redis.call('SADD', KEYS[2], ARGV[3]) == 0 then return 0 end
+  if ARGV[5] ~= '' then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 return 1
 """
@@ -130,10 +139,22 @@ class LeaseQueue:
     def _moving(self) -> list[str]:
         return [self.keys.queue, self.keys.leases, self.keys.lease_scores, self.keys.redelivered]
 
-    def push(self, member: bytes | str, score: float, fingerprint: str = "") -> bool:
-        """Queue ``member`` unless ``fingerprint`` was seen (an empty one: always queue)."""
-        keys = [self.keys.queue, self.keys.dupefilter]
-        return bool(self._push(keys=keys, args=[member, score, fingerprint]))
+    def push(
+        self, member: bytes | str, score: float, fingerprint: str = "",
+        crawl_round: int | None = None,
+    ) -> bool:  # fmt: skip
+        """Queue ``member`` unless ``fingerprint`` (hex; an empty one: always queue) was seen: a
+        front (``crawl_round`` given) in its round, an article ever."""
+        fp = from_hex(fingerprint) if fingerprint else 0
+        if crawl_round is None:
+            seen_key = f"{self.keys.dupefilter}:{seen_bucket(fp)}"
+            legacy, ttl_ms = fingerprint, ""
+        else:
+            seen_key = f"{self.keys.dupefilter}:fronts:{crawl_round}"
+            legacy, ttl_ms = "", str(FRONTS_TTL_S * 1000)
+        keys = [self.keys.queue, seen_key, self.keys.dupefilter]
+        args = [member, score, signed64(fp) if fingerprint else "", legacy, ttl_ms]
+        return bool(self._push(keys=keys, args=args))
 
     def lease(self, lease_ms: int) -> tuple[bytes, float, bool] | None:
         """The first queued request, its score and whether it is a redelivery (an earlier lease of

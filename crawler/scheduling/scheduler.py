@@ -39,7 +39,7 @@ from twisted.internet import task
 
 from crawler.scheduling.leases import LeaseKeys, LeaseQueue
 from pipelines.redis_link import HELD, PROBE_MAX_S, redis_link
-from crawler.rounds import round_fingerprint
+from crawler.rounds import ROUND_META
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
 from pipelines.redis_client import redis_from_url
@@ -138,12 +138,10 @@ class SharedQueueScheduler(Scheduler):
 
     def enqueue_request(self, request: Request) -> bool:
         parent = request.meta.pop(LEASE_META, None)  # a redirect or retry of a leased request
-        fingerprint = (
-            "" if request.dont_filter
-            else round_fingerprint(self.df.request_fingerprint(request), request)
-        )  # fmt: skip
+        fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
         member = self.queue._encode_request(request).decode("utf-8")
-        data = {"member": member, "score": -request.priority, "fp": fingerprint}
+        data = {"member": member, "score": -request.priority, "fp": fingerprint,
+                "fr": request.meta.get(ROUND_META)}  # fmt: skip
         result = self.link.send("push", data)
         self.tracker.hand_over(parent)
         if result is HELD:
@@ -185,7 +183,7 @@ class SharedQueueScheduler(Scheduler):
         return request
 
     def _push(self, _client: Any, data: dict[str, Any]) -> bool:
-        return self.leases.push(data["member"], data["score"], data["fp"])
+        return self.leases.push(data["member"], data["score"], data["fp"], data.get("fr"))
 
     def _on_done(self, member: str, how: str) -> None:
         self._count(how if how != "done" else "acked")
