@@ -11,9 +11,10 @@ Embedded (:class:`SeenSet`): a sorted numpy ``uint64`` array plus a Python ``set
 ones, merged into the array when it holds more than 1/64 of the array (at least 65,536):
 8 bytes per URL in the array, and the recent set's ~70 bytes per member over at most 1/64 of them,
 so about 9 bytes per URL; a merge needs a second array for a moment (peak about 17 bytes per URL).
-Measured (``newscrawl seen-bench``): 1 M URLs ~9.6 bytes per URL, against ~209 before (two Python
-sets of 40-character hex strings: the resume journal's and Scrapy's dupefilter's); 100 M URLs
-~0.9 GB instead of ~21 GB.
+Measured (``newscrawl seen-bench``, 1 M URLs, Python 3.11): 9.0 bytes per URL (a recent member
+costs ~67 bytes), projected to 100 M URLs 9.04 (0.90 GB; 1.70 GB at the peak of a merge), against
+245 before (two Python sets of 40-character hex strings: the resume journal's and Scrapy's
+dupefilter's; 24.5 GB at 100 M URLs). Adding one: ~5 µs.
 
 Redis (:func:`seen_bucket`): the article fingerprints are spread over :data:`SEEN_BUCKETS` sets
 ``<dupefilter>:<bucket>`` whose members are the fingerprints as signed 64-bit integers, which Redis
@@ -21,10 +22,10 @@ keeps as an *intset* (8 bytes per member, binary search) while a set holds at mo
 ``set-max-intset-entries`` (512 by default) members. With 2^18 buckets that is 134 M URLs at 512
 per bucket on average (100 M URLs: 381 per bucket, the fullest about 480); past that a full bucket
 turns into a hash table (~60 bytes per member), so a larger crawl raises ``set-max-intset-entries``
-(e.g. 1024, as ``deploy/`` does; an insert then moves up to 8 KB). Measured on Redis 6.2: ~8.6 bytes
-per URL at 381 per bucket (100 M URLs: ~0.9 GB), against ~96 before (one set of 40-character hex
-strings: ~9.6 GB); a small crawl pays the buckets' own cost (~80 bytes each, 21 MB in all when every
-bucket exists). The old set (``<dupefilter>`` itself, 40-character hex members) is still consulted,
+(e.g. 1024, as ``deploy/compose.yaml`` does; an insert then moves up to 8 KB). Measured on Redis
+6.2 (``newscrawl seen-bench``): 8.3 bytes per URL at 381 per bucket (100 M URLs: 0.83 GB), against
+88 before (one set of 40-character hex strings: 8.8 GB); a small crawl pays the buckets' own cost
+(1 M URLs over every bucket: 40 bytes per URL, ~30 MB of buckets in all). The old set (``<dupefilter>`` itself, 40-character hex members) is still consulted,
 never written: a crawl that started before this format goes on without fetching anything again.
 
 Fronts (requests carrying a round) are not kept with the articles: embedded, the fronts of the
