@@ -61,6 +61,12 @@ def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="turn AutoThrottle off (fixed concurrency, no adaptive delay)",
     )
+    parser.add_argument(
+        "--refetch-after", type=float, metavar="DAYS", default=None,
+        help="an article fetched more than DAYS days ago may be fetched and written again, the next "
+        "time a front links to it (default: 30; 0: never; NEWSCRAWL_REFETCH_AFTER_DAYS; the same "
+        "on every worker)",
+    )  # fmt: skip
     add_model_option(parser)  # NEWSCRAWL_FIELDS_MODEL
 
 
@@ -124,6 +130,8 @@ def crawl_overrides(args: argparse.Namespace) -> dict:
         overrides["DEPTH_LIMIT"] = args.depth
     if args.model:
         overrides["NEWSCRAWL_FIELDS_MODEL"] = args.model
+    if args.refetch_after is not None:
+        overrides["NEWSCRAWL_REFETCH_AFTER_DAYS"] = args.refetch_after
     return overrides
 
 

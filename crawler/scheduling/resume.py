@@ -11,20 +11,24 @@ off on the next start.
 
 A crawl started on an ``--out`` that holds a journal resumes: the requests queued and not done are
 queued again, every fingerprint seen stays seen (seeds and links already crawled are dropped as
-duplicates), and the journal is rewritten compactly (``{"round": n}``, ``{"s8": base64}`` lines of
-64-bit fingerprints, 8 bytes each big-endian, ``{"fr": round, "f": [hex]}`` lines of the last two
+duplicates), and the journal is rewritten compactly (``{"round": n}``, ``{"s8": base64, "t":
+start}`` lines of 64-bit fingerprints, 8 bytes each big-endian, of the seen-set generation that
+began at ``start`` (Unix seconds), ``{"fr": round, "f": [hex]}`` lines of the last two
 rounds' fronts, then the pending requests). Rounds (:mod:`crawler.rounds`): a journal with requests
 still to do is an unfinished crawl, resumed in its own round (its fronts are not fetched again); a
 journal with none is a finished one, and the new run is the next round. A request in flight when
 the process died is fetched again (at most ``CONCURRENT_REQUESTS`` of them). ``NEWSCRAWL_FRESH``
 (``--fresh``) deletes the journal first.
 
-The seen fingerprints are kept in a :class:`~crawler.scheduling.seen.SeenSet` (about 9 bytes per
-URL; the figures are in :mod:`crawler.scheduling.seen`), the only dupefilter of the embedded crawl
+The seen fingerprints are kept in an :class:`~crawler.scheduling.seen.AgedSeenSet` (about 9 bytes
+per URL; generations older than the refetch age, ``NEWSCRAWL_REFETCH_AFTER_DAYS``, are dropped, at
+the latest when the journal is rewritten; the figures are in :mod:`crawler.scheduling.seen`), the
+only dupefilter of the embedded crawl
 (Scrapy's, which kept a second set of 40-character strings, is not asked). The fronts of the
 current and the previous round are kept apart, in a small set per round, and older rounds' are
 dropped. A journal written before this format (``{"s": [40-character hex]}`` lines, ``"fp"`` of
-40 characters) is read as well: each fingerprint is cut to its first 64 bits, and the next start
+40 characters) is read as well: each fingerprint is cut to its first 64 bits and taken as seen at
+the time of reading (the age of a fingerprint is not in the older format), and the next start
 rewrites the journal in the new format; its fronts stay among the seen articles (salted with their
 round, they are not mistaken for articles: the round being resumed finds its fronts there), one
 fingerprint per front per past round, a one-time cost.
@@ -40,6 +44,7 @@ import base64
 import json
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +54,7 @@ from scrapy.core.scheduler import Scheduler
 from scrapy.utils.request import request_from_dict
 
 from crawler.rounds import ROUND_META
-from crawler.scheduling.seen import SeenSet, fingerprint64, from_hex
+from crawler.scheduling.seen import REFETCH_AFTER_DAYS, AgedSeenSet, fingerprint64, from_hex
 from crawler.scheduling.tracker import LEASE_META, lease_tracker
 from crawler.serializers import json_request
 from pipelines.jsonl import repair_jsonl
@@ -68,14 +73,19 @@ FRONT_ROUNDS = 2
 Fronts = dict[int, set[int]]
 
 
-def read_journal(path: Path) -> tuple[list[str], SeenSet, Fronts, int | None]:
-    """(requests queued and not done, as JSON text, in order; every article fingerprint seen; the
-    fingerprints of the fronts of the last two rounds, by round; the round of the crawl that wrote
-    it, :mod:`crawler.rounds`). Reads the older format too (see the module docstring)."""
+def read_journal(
+    path: Path, age_days: float = REFETCH_AFTER_DAYS, now: float | None = None
+) -> tuple[list[str], AgedSeenSet, Fronts, int | None]:
+    """(requests queued and not done, as JSON text, in order; every article fingerprint seen less
+    than the refetch age ago, :mod:`crawler.scheduling.seen`; the fingerprints of the fronts of the
+    last two rounds, by round; the round of the crawl that wrote it, :mod:`crawler.rounds`). Reads
+    the older format too (see the module docstring)."""
+    now = time.time() if now is None else now
     queued: dict[int, str] = {}
     done: set[int] = set()
-    seen = SeenSet()
+    seen = AgedSeenSet(age_days)
     recent: list[int] = []
+    dated: dict[float, list[int]] = {}  # fingerprints of "q" lines by their generation's start
     fronts: Fronts = {}
     crawl_round: int | None = None
     with open(path, "rb") as fh:
@@ -90,11 +100,16 @@ def read_journal(path: Path) -> tuple[list[str], SeenSet, Fronts, int | None]:
                 if isinstance(entry.get("q"), int) and isinstance(entry.get("r"), str):
                     queued[entry["q"]] = entry["r"]
                     if isinstance(entry.get("fp"), str):
-                        _note(from_hex(entry["fp"]), entry.get("fr"), recent, fronts)
+                        if isinstance(entry.get("t"), (int, float)) and "fr" not in entry:
+                            dated.setdefault(entry["t"], []).append(from_hex(entry["fp"]))
+                        else:
+                            _note(from_hex(entry["fp"]), entry.get("fr"), recent, fronts)
                 elif isinstance(entry.get("d"), int):
                     done.add(entry["d"])
                 elif isinstance(entry.get("s8"), str):
-                    seen.update(np.frombuffer(base64.b64decode(entry["s8"]), dtype=">u8"))
+                    started = entry.get("t") if isinstance(entry.get("t"), (int, float)) else 0
+                    fps = np.frombuffer(base64.b64decode(entry["s8"]), dtype=">u8")
+                    seen.update(fps, started, now)
                 elif isinstance(entry.get("f"), list):
                     for fp in entry["f"]:
                         _note(from_hex(fp), entry.get("fr"), recent, fronts)
@@ -104,7 +119,9 @@ def read_journal(path: Path) -> tuple[list[str], SeenSet, Fronts, int | None]:
                     crawl_round = entry["round"]
             except (ValueError, TypeError):
                 continue  # a damaged entry: skipped, like a partial line
-    seen.update(recent)
+    seen.update(recent, 0, now)  # of unknown age: taken as seen now
+    for started, fps in dated.items():
+        seen.update(fps, started, now)
     for old in sorted(fronts)[:-FRONT_ROUNDS]:
         del fronts[old]
     return [queued[n] for n in sorted(queued) if n not in done], seen, fronts, crawl_round
@@ -126,6 +143,9 @@ class ResumableScheduler(Scheduler):
         out = crawler.settings.get("NEWSCRAWL_JSONL_DIR")
         scheduler.journal_path = Path(out) / JOURNAL_FILE if out else None
         scheduler.fresh = crawler.settings.getbool("NEWSCRAWL_FRESH")
+        scheduler.age_days = crawler.settings.getfloat(
+            "NEWSCRAWL_REFETCH_AFTER_DAYS", REFETCH_AFTER_DAYS
+        )
         scheduler.tracker = lease_tracker(crawler)
         scheduler.crawler = crawler
         return scheduler
@@ -134,7 +154,7 @@ class ResumableScheduler(Scheduler):
         result = super().open(spider)
         self._fd: int | None = None
         self._next = 1
-        self._seen = SeenSet()
+        self._seen = AgedSeenSet(self.age_days)
         self._fronts: Fronts = {}
         self.tracker.on_done = self._on_done
         if self.journal_path is None:
@@ -151,13 +171,13 @@ class ResumableScheduler(Scheduler):
         self._rewrite(pending, getattr(spider, "round", None))
         return result
 
-    def _read_existing(self) -> tuple[list[str], SeenSet, Fronts, int | None]:
+    def _read_existing(self) -> tuple[list[str], AgedSeenSet, Fronts, int | None]:
         fd = os.open(self.journal_path, os.O_RDWR)
         try:
             repair_jsonl(fd)
         finally:
             os.close(fd)
-        pending, seen, fronts, crawl_round = read_journal(self.journal_path)
+        pending, seen, fronts, crawl_round = read_journal(self.journal_path, self.age_days)
         self.stats.inc_value("newscrawl/resume/pending", len(pending))
         self.stats.inc_value("newscrawl/resume/seen", len(seen))
         logger.warning(
@@ -170,13 +190,15 @@ class ResumableScheduler(Scheduler):
         """A compact journal: the round, the seen fingerprints, the fronts of the last two rounds,
         then the pending requests (queued again)."""
         tmp = self.journal_path.with_suffix(".tmp")
-        seen = self._seen.sorted().astype(">u8")
         with open(tmp, "w", encoding="utf-8") as fh:
             if crawl_round is not None:
                 fh.write(json.dumps({"round": crawl_round}) + "\n")
-            for start in range(0, len(seen), SEEN_PER_LINE):
-                chunk = base64.b64encode(seen[start : start + SEEN_PER_LINE].tobytes())
-                fh.write('{"s8": "' + chunk.decode("ascii") + '"}\n')
+            for gen, fingerprints in sorted(self._seen.generations.items()):
+                seen = fingerprints.sorted().astype(">u8")
+                started = int(self._seen.started(gen))
+                for start in range(0, len(seen), SEEN_PER_LINE):
+                    chunk = base64.b64encode(seen[start : start + SEEN_PER_LINE].tobytes())
+                    fh.write(f'{{"s8": "{chunk.decode("ascii")}", "t": {started}}}\n')
             for front_round, fps in sorted(self._fronts.items()):
                 fh.write(json.dumps({"fr": front_round, "f": [f"{fp:016x}" for fp in fps]}) + "\n")
             fh.flush()
@@ -228,7 +250,7 @@ class ResumableScheduler(Scheduler):
         """Whether a request is new (and from now on seen): an article in the seen set, a front in
         its round's set; a front of a new round drops the fronts of the round before last."""
         if crawl_round is None:
-            return self._seen.add(fingerprint)
+            return self._seen.add(fingerprint, time.time())
         fronts = self._fronts.get(crawl_round)
         if fronts is None:
             fronts = self._fronts[crawl_round] = set()
@@ -257,6 +279,8 @@ class ResumableScheduler(Scheduler):
             entry["fp"] = f"{fingerprint:016x}"
             if crawl_round is not None:
                 entry["fr"] = crawl_round
+            else:  # when the article was seen: the start of its generation
+                entry["t"] = int(self._seen.started(self._seen.current(time.time())))
         self._write(json.dumps(entry, ensure_ascii=False) + "\n")
 
     def _on_done(self, number: int, how: str) -> None:

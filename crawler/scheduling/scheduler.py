@@ -38,6 +38,7 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
 from crawler.scheduling.leases import LeaseKeys, LeaseQueue
+from crawler.scheduling.seen import REFETCH_AFTER_DAYS
 from pipelines.redis_link import HELD, PROBE_MAX_S, redis_link
 from crawler.rounds import ROUND_META
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
@@ -97,7 +98,10 @@ class SharedQueueScheduler(Scheduler):
         if not self.df:
             self.df = load_object(self.dupefilter_cls).from_spider(spider)
         self.link = redis_link(self.crawler)
-        self.leases = LeaseQueue(self.link.client, LeaseKeys(self.queue.key, self.df.key))
+        age_days = self.crawler.settings.getfloat("NEWSCRAWL_REFETCH_AFTER_DAYS", REFETCH_AFTER_DAYS)
+        self.leases = LeaseQueue(
+            self.link.client, LeaseKeys(self.queue.key, self.df.key), age_days
+        )
         self.link.register("push", self._push)
         self.link.register("ack", lambda _client, data: self.leases.ack(data["members"]))
         self.tracker = lease_tracker(self.crawler)

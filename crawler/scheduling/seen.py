@@ -28,6 +28,18 @@ turns into a hash table (~60 bytes per member), so a larger crawl raises ``set-m
 (1 M URLs over every bucket: 40 bytes per URL, ~30 MB of buckets in all). The old set (``<dupefilter>`` itself, 40-character hex members) is still consulted,
 never written: a crawl that started before this format goes on without fetching anything again.
 
+Refetch after age (``NEWSCRAWL_REFETCH_AFTER_DAYS``, ``--refetch-after DAYS``, default
+:data:`REFETCH_AFTER_DAYS`; 0: never): an article fetched more than that long ago may be fetched
+(and written) again, to catch updates. The seen set is kept in *generations* of 1/:data:`GENERATIONS`
+of the age, by the time a fingerprint was added (Redis's clock in distributed mode); a request is
+seen when its fingerprint is in the current generation or one of the :data:`GENERATIONS` before, and
+older generations are dropped whole. So an article is fetched again at the earliest ``age`` and at
+the latest ``age × (1 + 1/GENERATIONS)`` after it was fetched, the next time a front links to it,
+and the seen memory holds the articles of that window only. Embedded: a :class:`SeenSet` per
+generation (:class:`AgedSeenSet`); Redis: ``<dupefilter>:g<generation>:<bucket>``, which expires
+when its generation leaves the window (``<dupefilter>:<bucket>``, with no age, never expires and is
+read in either case). Every worker of a distributed crawl must be given the same age.
+
 Fronts (requests carrying a round) are not kept with the articles: embedded, the fronts of the
 current and the previous round only; in Redis, a set per round, ``<dupefilter>:fronts:<round>``,
 which expires :data:`FRONTS_TTL_S` after its last front was queued. Fronts fetched every round do
@@ -42,6 +54,11 @@ import numpy as np
 
 __all__ = [
     "FRONTS_TTL_S",
+    "GENERATIONS",
+    "REFETCH_AFTER_DAYS",
+    "AgedSeenSet",
+    "generation",
+    "generation_seconds",
     "SEEN_BUCKETS",
     "SeenSet",
     "fingerprint64",
@@ -54,6 +71,10 @@ __all__ = [
 SEEN_BUCKETS = 1 << 18
 #: A round's set of front fingerprints in Redis expires this long after its last front was queued.
 FRONTS_TTL_S = 24 * 3600
+#: An article fetched more than this many days ago may be fetched again (0: never).
+REFETCH_AFTER_DAYS = 30.0
+#: Generations per refetch age (see the module docstring).
+GENERATIONS = 4
 #: The recent set is merged into the sorted array past max(MIN_RECENT, len(array) // RECENT_SHARE).
 MIN_RECENT = 1 << 16
 RECENT_SHARE = 64
@@ -158,3 +179,77 @@ class SeenSet:
     def nbytes(self) -> int:
         """Bytes held: the array's, and about 70 per recent fingerprint (a set slot and an int)."""
         return int(self._sorted.nbytes) + 70 * len(self._recent)
+
+
+def generation_seconds(age_days: float) -> float:
+    """The length of a generation for a refetch age (0: one generation, forever).
+
+    >>> generation_seconds(30) / 86400, generation_seconds(0)
+    (7.5, 0.0)
+    """
+    return max(0.0, age_days) * 86400 / GENERATIONS
+
+
+def generation(now: float, age_days: float) -> int:
+    """The generation ``now`` (Unix seconds) falls in (always 0 with no refetch age)."""
+    length = generation_seconds(age_days)
+    return int(now // length) if length else 0
+
+
+class AgedSeenSet:
+    """The embedded seen set with a refetch age: a :class:`SeenSet` per live generation.
+
+    >>> seen = AgedSeenSet(age_days=4 / 86400)  # generations of 1 s
+    >>> seen.add(7, now=100.0), seen.add(7, now=104.5), seen.add(7, now=105.0), len(seen)
+    (True, False, True, 1)
+    """
+
+    def __init__(self, age_days: float = REFETCH_AFTER_DAYS) -> None:
+        self.age_days = age_days
+        self.generations: dict[int, SeenSet] = {}
+
+    def current(self, now: float) -> int:
+        """The generation ``now`` falls in."""
+        return generation(now, self.age_days)
+
+    def _live(self, now: float) -> int:
+        """The current generation; drops the ones that left the window."""
+        current = generation(now, self.age_days)
+        for old in [g for g in self.generations if g < current - GENERATIONS]:
+            del self.generations[old]
+        return current
+
+    def seen(self, fp: int, now: float) -> bool:
+        self._live(now)
+        return any(fp in gen for gen in self.generations.values())
+
+    def add(self, fp: int, now: float) -> bool:
+        """Add ``fp`` to the current generation unless a live one has it; whether it was new."""
+        current = self._live(now)
+        if any(fp in gen for gen in self.generations.values()):
+            return False
+        self.generations.setdefault(current, SeenSet()).add(fp)
+        return True
+
+    def update(self, fingerprints: Iterable[int] | np.ndarray, started: float, now: float) -> None:
+        """Add a journal's fingerprints of the generation that began at ``started`` (Unix
+        seconds; 0: unknown, taken as now), unless that generation has left the window."""
+        current = self._live(now)
+        gen = generation(started, self.age_days) if started else current
+        if gen < current - GENERATIONS:
+            return
+        self.generations.setdefault(min(gen, current), SeenSet()).update(fingerprints)
+
+    def started(self, gen: int) -> float:
+        """When a generation began, in Unix seconds (0 with no refetch age)."""
+        return gen * generation_seconds(self.age_days)
+
+    def __contains__(self, fp: int) -> bool:
+        return any(fp in gen for gen in self.generations.values())
+
+    def __len__(self) -> int:
+        return sum(len(gen) for gen in self.generations.values())
+
+    @property
+    def nbytes(self) -> int:
+        return sum(gen.nbytes for gen in self.generations.values())

@@ -92,8 +92,9 @@ def test_articles_go_to_intset_buckets_fronts_to_an_expiring_set_per_round(
     queue: LeaseQueue, client: redis.Redis
 ) -> None:
     """crawler.scheduling.seen's layout: an article's 64-bit fingerprint in its bucket (an intset:
-    8 bytes a member), seen for good; a front's in its round's set, which expires; the older
-    format's set (40-character members) is read, never written."""
+    8 bytes a member), seen for good with no refetch age; a front's in its round's set, which
+    expires; the older format's set (40-character members) is read, never written."""
+    queue = LeaseQueue(client, queue.keys, age_days=0)
     dupefilter = queue.keys.dupefilter
     article = _fp("article")
     assert queue.push(b"article", 0, article)
@@ -115,3 +116,27 @@ def test_articles_go_to_intset_buckets_fronts_to_an_expiring_set_per_round(
     assert queue.push(b"legacy-front", 0, legacy, crawl_round=3)  # fronts: every round
     queued = [queue.lease(lease_ms=1000)[0] for _ in range(4)]
     assert queued == [b"article", b"front-1", b"front-2", b"legacy-front"]
+
+
+def test_an_article_may_be_queued_again_once_older_than_the_refetch_age(
+    queue: LeaseQueue, client: redis.Redis
+) -> None:
+    """With a refetch age (here 2 s: generations of 0.5 s), an article's fingerprint goes to its
+    generation's bucket, which expires when the generation leaves the window; within the age the
+    article is a duplicate, past age × 1.25 it is queued again. A fingerprint of the no-age
+    layout stays seen."""
+    aged = LeaseQueue(client, queue.keys, age_days=2 / 86400)
+    assert aged.generation_ms == 500
+    article = _fp("updated-article")
+    assert aged.push(b"first", 0, article)
+    (key,) = [k.decode() for k in client.scan_iter(match=f"{queue.keys.dupefilter}:g*")]
+    assert key.endswith(f":{seen_bucket(from_hex(article))}")
+    assert 0 < client.pttl(key) <= 2500
+    time.sleep(1.0)
+    assert not aged.push(b"within-the-age", 0, article)
+    time.sleep(1.6)  # 2.6 s after the first push: past the age and its last generation
+    assert aged.push(b"again", 0, article)
+    forever = _fp("seen-with-no-age")
+    assert LeaseQueue(client, queue.keys, age_days=0).push(b"forever", 0, forever)
+    assert not aged.push(b"forever-again", 0, forever)
+    assert [queue.lease(lease_ms=1000)[0] for _ in range(3)] == [b"again", b"first", b"forever"]

@@ -171,3 +171,23 @@ def test_seen_set_is_exact_across_merges(monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(seen) == len(reference) and seen.sorted().tolist() == sorted(reference)
     assert all(fp in seen for fp in values) and not any(fp + 1 in seen for fp in values[:500])
     assert seen.nbytes <= 8 * len(seen) + 70 * (len(seen) // seen_module.RECENT_SHARE + 9)
+
+
+def test_the_journal_drops_generations_older_than_the_refetch_age(tmp_path: Path) -> None:
+    """{"s8", "t"} lines: a generation that began more than the age (+ a generation) ago is not
+    read back; a recent one is; lines with no time (the older format, pending requests) count as
+    seen now. With no age, everything is kept."""
+    path = tmp_path / JOURNAL_FILE
+    now = 1_800_000_000.0
+    day = 86400
+
+    def s8(fps: list[int], started: float) -> dict:
+        return {"s8": base64.b64encode(np.array(fps, dtype=">u8").tobytes()).decode(), "t": started}
+
+    lines = [s8([1, 2], now - 40 * day), s8([3], now - 20 * day), s8([4], 0),
+             {"s": ["0000000000000005" + "0" * 24]}, {"q": 1, "fp": "0000000000000006", "r": "{}"}]
+    path.write_text("".join(json.dumps(entry) + "\n" for entry in lines))
+    _, seen, _, _ = read_journal(path, age_days=30, now=now)
+    assert sorted(fp for fp in range(8) if fp in seen) == [3, 4, 5, 6]
+    _, seen, _, _ = read_journal(path, age_days=0, now=now)
+    assert sorted(fp for fp in range(8) if fp in seen) == [1, 2, 3, 4, 5, 6]

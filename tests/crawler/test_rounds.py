@@ -12,6 +12,7 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import pytest
 import redis
 
 import crawler.rounds
@@ -85,6 +86,29 @@ def test_rounds_fetch_the_front_again_and_only_new_articles(tmp_path: Path) -> N
     assert len(fronts) == 3 and all(i["page_type"] == "list" for i in fronts)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["items_written"] == len(third)
+
+
+@pytest.mark.slow
+def test_articles_older_than_the_refetch_age_are_fetched_and_written_again(tmp_path: Path) -> None:
+    """--refetch-after (here 3 s): a second run after the age fetches and writes the articles of
+    the first again (updates), beside the new ones; the journal kept when each was seen. (Within
+    the age nothing is fetched again: the test above, with the default age, and
+    test_leases.py's for Redis.) Slow: two crawls and a wait, ~13 s."""
+    GrowingFront.visible = GrowingFront.front_fetches = 0
+    out = tmp_path / "out"
+    age = ["--refetch-after", str(3 / 86400)]
+    with serve(GrowingFront) as base:
+        _crawl(base, out, *age)  # stories 0-2
+        first = len(jsonl_items(out))
+        time.sleep(4)  # past the age and its last generation (3 s × 1.25)
+        _crawl(base, out, *age)  # stories 0-5: 0-2 again (older than the age), 3-5 new
+    everything = jsonl_items(out)
+    assert _articles(everything[:first]) == [f"/news/story-{n:05d}" for n in range(3)]
+    assert _articles(everything[first:]) == [f"/news/story-{n:05d}" for n in range(6)]
+    fetched = Counter(path for path, _ in warc_responses(out))
+    assert {p: n for p, n in fetched.items() if p.startswith("/news/")} == {
+        f"/news/story-{n:05d}": 2 if n < 3 else 1 for n in range(6)
+    }
 
 
 def test_docstring_examples() -> None:
