@@ -11,7 +11,7 @@ Redis, ``<dupefilter>:fronts:<round>``, expiring a day after the round's last fr
 fingerprinter, ``REQUEST_FINGERPRINTER_CLASS``): within a round a front is fetched once, the next
 round fetches it again, and fronts do not pile up round after round. Every other request
 (articles) keeps its plain fingerprint in the seen set, so an article seen in any earlier round is
-never fetched, nor emitted, again; a round's items are its fronts (as list items) and the articles
+never fetched, nor emitted, again (until the refetch age, below); a round's items are its fronts (as list items) and the articles
 new since the last round.
 
 Rounds: each ``newscrawl crawl`` run into the same ``--out`` is a round (the frontier journal keeps
@@ -21,10 +21,11 @@ S`` runs N rounds in one process; in distributed mode each ``newscrawl seed`` is
 in Redis).
 
 Known limit: a section page whose URL does not look like a list (``/world/africa``) is fetched
-once; give it as a seed to have it revisited. Articles are not fetched again for updates.
+once; give it as a seed to have it revisited. Articles are fetched again for updates only once
+older than the refetch age (``NEWSCRAWL_REFETCH_AFTER_DAYS``, :mod:`crawler.scheduling.seen`).
 
 Memory of seen URLs: one 64-bit fingerprint per article, about 9 bytes per URL in the embedded
-crawl and 8.3 in Redis (100 M URLs: about 0.9 GB each; 245 and 88 bytes per URL before, with
+crawl and 8.5 in Redis (100 M URLs: about 0.9 GB each; 245 and 88 bytes per URL before, with
 40-character hex strings); the fronts of the last rounds only. Figures, collision odds and how they were measured:
 :mod:`crawler.scheduling.seen`, ``newscrawl seen-bench``.
 """

@@ -38,7 +38,8 @@ been empty for --idle-timeout seconds. Turn wrappers off with
 Without --redis a crawl into a DIR that holds an earlier crawl's frontier (DIR/frontier.journal,
 kept even after kill -9) resumes it: pages already fetched are not fetched again, the rest are;
 --fresh starts over. Each run is a round: the seeds and list-shaped pages (a path ending in /, a
-listing word, a page parameter) are fetched again, articles seen in an earlier round are not, so a
+listing word, a page parameter) are fetched again, articles seen in an earlier round are not
+(until --refetch-after DAYS, 30 by default), so a
 crawl run from cron into the same DIR writes the new articles of each run; --rounds N --every S
 does the same in one process.
 

@@ -7,11 +7,13 @@ random fingerprints (the crawl's are SHA-1 based, so random ones are representat
    fingerprint at a time, as a crawl fills it, and its peak (a merge copies the array); against the
    older crawl's two Python sets of 40-character hex strings (the resume journal's and Scrapy's
    dupefilter's);
-2. **redis**: Redis's ``used_memory`` growth for the article buckets (``<dupefilter>:<bucket>``,
-   intsets) at the density 100 M URLs give them (``--at`` URLs spread over 2^18 buckets: only a
+2. **redis**: Redis's ``used_memory`` growth for one generation's article buckets
+   (``<dupefilter>:g<generation>:<bucket>``, intsets with an expiry) at the density 100 M URLs give them (``--at`` URLs spread over 2^18 buckets: only a
    share of the buckets is filled, as full as they would be), and at ``--urls`` spread over every
    bucket (a small crawl, where each bucket's own overhead counts); against the older single set
-   of 40-character hex strings.
+   of 40-character hex strings; and the item stream's seen check (:mod:`pipelines.redis_stream`,
+   one entry per item written: 64-bit integers in 2^20 bucket hashes, as full as ``--at`` items
+   make them), against its older single hash of 40-character strings.
 
 Projections to ``--at`` URLs (default 100 M): the SeenSet's as 8 bytes per URL plus its recent
 set at its largest (1/64 of them) at the measured cost of a recent member, and its peak 8 bytes
@@ -34,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from pipelines.redis_stream import STREAM_SEEN_BUCKETS
 from crawler.scheduling.seen import (
     MIN_RECENT, RECENT_SHARE, SEEN_BUCKETS, SeenSet, seen_bucket, signed64,
 )
@@ -126,13 +129,16 @@ def redis_figures(client: Any, count: int, at: int, rng: np.random.Generator) ->
         for fp in fps:
             groups.setdefault(seen_bucket(fp), []).append(signed64(fp))
         pipe = client.pipeline(transaction=False)
+        expires = int(time.time() * 1000) + 86_400_000
         for n, (bucket, members) in enumerate(groups.items()):
-            pipe.sadd(f"{key}:{bucket}", *members)
+            pipe.sadd(f"{key}:g1:{bucket}", *members)  # one generation's buckets, expiring
+            pipe.pexpireat(f"{key}:g1:{bucket}", expires)
             if n % 2000 == 1999:
                 pipe.execute()
         pipe.execute()
         not_intset = sum(
-            client.object("encoding", f"{key}:{bucket}") != b"intset" for bucket in list(groups)[:2000]
+            client.object("encoding", f"{key}:g1:{bucket}") != b"intset"
+            for bucket in list(groups)[:2000]
         )  # fmt: skip
         return _used(client) - before, not_intset
 
@@ -155,6 +161,31 @@ def redis_figures(client: Any, count: int, at: int, rng: np.random.Generator) ->
         pipe.sadd(key, *(f"{fp:016x}" + "0" * 24 for fp in fps[start : start + 10_000]))
         pipe.execute()
     result["old"] = {"urls": count, "bytes_per_url": round((_used(client) - before) / count, 2)}
+    # the item stream's seen check (pipelines/redis_stream.py): before, one hash of 40-hex id →
+    # 40-hex content hash; now 64-bit integers in 2^20 bucket hashes, filled as `at` items fill them
+    client.flushdb()
+    before = _used(client)
+    for start in range(0, count, 10_000):
+        ids = fps[start : start + 10_000]
+        pipe.hset(f"{key}:stream-seen", mapping={f"{fp:040x}": f"{fp ^ 1:040x}" for fp in ids})
+        pipe.execute()
+    result["stream_seen_old"] = {"urls": count,
+                                 "bytes_per_url": round((_used(client) - before) / count, 2)}
+    client.flushdb()
+    before = _used(client)
+    per_hash = at / STREAM_SEEN_BUCKETS
+    hashes = max(1, min(STREAM_SEEN_BUCKETS, round(count / per_hash)))
+    groups = {}
+    for fp in _fingerprints(round(hashes * per_hash), rng):
+        groups.setdefault(int(rng.integers(0, hashes)), {})[signed64(fp)] = signed64(fp ^ 1)
+    for n, (bucket, fields) in enumerate(groups.items()):
+        pipe.hset(f"{key}:stream-seen:{bucket}", mapping=fields)
+        if n % 2000 == 1999:
+            pipe.execute()
+    pipe.execute()
+    filled = sum(len(fields) for fields in groups.values())
+    result["stream_seen"] = {"urls": filled, "per_hash": round(per_hash, 1),
+                             "bytes_per_url": round((_used(client) - before) / filled, 2)}
     client.flushdb()
     result["server"] = client.info("server")["redis_version"]
     result["set_max_intset_entries"] = int(client.config_get("set-max-intset-entries")
@@ -209,6 +240,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{label:<34} {small['bytes_per_url']:>10}")
         print(f"{'redis before (1 set of hex)':<34} {old['bytes_per_url']:>10} "
               f"{_gb(old['bytes_per_url'], at):>22}")  # fmt: skip
+        for name, label in (("stream_seen", "stream's seen hashes"),
+                            ("stream_seen_old", "stream's seen hash before")):
+            stream = red[name]
+            print(f"{label:<34} {stream['bytes_per_url']:>10} "
+                  f"{_gb(stream['bytes_per_url'], at):>22}")  # fmt: skip
         print(f"(Redis {red['server']}, set-max-intset-entries {red['set_max_intset_entries']}; "
               f"buckets not intset: {dense['buckets_not_intset_of_2000']} of 2000 sampled)")
     print(f"adding a fingerprint to the SeenSet: {emb['add_us']} µs")

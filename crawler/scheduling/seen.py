@@ -16,16 +16,19 @@ costs ~67 bytes), projected to 100 M URLs 9.04 (0.90 GB; 1.70 GB at the peak of 
 245 before (two Python sets of 40-character hex strings: the resume journal's and Scrapy's
 dupefilter's; 24.5 GB at 100 M URLs). Adding one: ~5 µs.
 
-Redis (:func:`seen_bucket`): the article fingerprints are spread over :data:`SEEN_BUCKETS` sets
-``<dupefilter>:<bucket>`` whose members are the fingerprints as signed 64-bit integers, which Redis
-keeps as an *intset* (8 bytes per member, binary search) while a set holds at most
-``set-max-intset-entries`` (512 by default) members. With 2^18 buckets that is 134 M URLs at 512
-per bucket on average (100 M URLs: 381 per bucket, the fullest about 480); past that a full bucket
-turns into a hash table (~60 bytes per member), so a larger crawl raises ``set-max-intset-entries``
-(e.g. 1024, as ``deploy/compose.yaml`` does; an insert then moves up to 8 KB). Measured on Redis
-6.2 (``newscrawl seen-bench``): 8.3 bytes per URL at 381 per bucket (100 M URLs: 0.83 GB), against
-88 before (one set of 40-character hex strings: 8.8 GB); a small crawl pays the buckets' own cost
-(1 M URLs over every bucket: 40 bytes per URL, ~30 MB of buckets in all). The old set (``<dupefilter>`` itself, 40-character hex members) is still consulted,
+Redis (:func:`seen_bucket`): the article fingerprints of one generation (see below) are spread
+over :data:`SEEN_BUCKETS` sets ``<dupefilter>:g<generation>:<bucket>`` whose members are the
+fingerprints as signed 64-bit integers, which Redis keeps as an *intset* (8 bytes per member,
+binary search) while a set holds at most ``set-max-intset-entries`` (512 by default) members. With
+2^18 buckets that is 134 M URLs in one generation at 512 per bucket on average (100 M URLs: 381
+per bucket, the fullest about 480); past that a full bucket turns into a hash table (~60 bytes per
+member), so a larger crawl raises ``set-max-intset-entries`` (e.g. 1024, as
+``deploy/compose.yaml`` does; an insert then moves up to 8 KB). Measured on Redis 6.2
+(``newscrawl seen-bench``, buckets with an expiry): 8.45 bytes per URL at 381 per bucket (100 M
+URLs: 0.84 GB), against 88 before (one set of 40-character hex strings: 8.8 GB); a small crawl
+pays the buckets' own cost (1 M URLs over every bucket: 48 bytes per URL; ~160 bytes a bucket,
+~40 MB for a generation's 2^18, at most 5 generations live: ~200 MB).
+The old set (``<dupefilter>`` itself, 40-character hex members) is still consulted,
 never written: a crawl that started before this format goes on without fetching anything again.
 
 Refetch after age (``NEWSCRAWL_REFETCH_AFTER_DAYS``, ``--refetch-after DAYS``, default
