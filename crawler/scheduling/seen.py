@@ -1,8 +1,8 @@
 """The memory of seen URLs: 64-bit fingerprints, 8 bytes each, embedded and in Redis.
 
-A request's fingerprint is the first 8 bytes of its SHA-1 fingerprint (Scrapy's, or scrapy-redis's
-in distributed mode; salted with the round for fronts, :mod:`crawler.rounds`), read as an unsigned
-64-bit integer. Two different URLs share one with probability 2^-64; among n URLs some pair does
+A request's fingerprint is the first 8 bytes of its SHA-1 fingerprint (Scrapy's, salted with the
+round for fronts, :mod:`crawler.rounds`, in the embedded crawl; scrapy-redis's in distributed mode),
+read as an unsigned 64-bit integer. Two different URLs share one with probability 2^-64; among n URLs some pair does
 with probability about n²/2^65: 2.7e-4 at 100 M URLs, 2.7e-8 at 1 M. Such a collision makes the
 crawl take a new article for one already seen (it is not fetched); no other error is possible (the
 structures below are exact, not probabilistic filters).
