@@ -55,6 +55,16 @@ EXIT_REDIS_OUTAGE = 3
 EXIT_NOTHING_FETCHED = 4
 
 
+def _days(text: str) -> float:
+    try:
+        days = float(text)
+    except ValueError:
+        days = -1.0
+    if not days >= 0 or days == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of days >= 0: {text!r}")
+    return days
+
+
 def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ignore-robots", action="store_true", help="do not obey robots.txt")
     parser.add_argument(
@@ -63,7 +73,7 @@ def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
         help="turn AutoThrottle off (fixed concurrency, no adaptive delay)",
     )
     parser.add_argument(
-        "--refetch-after", type=float, metavar="DAYS", default=None,
+        "--refetch-after", type=_days, metavar="DAYS", default=None,
         help="an article fetched more than DAYS days ago may be fetched and written again, the next "
         "time a front links to it (default: 30; 0: never; NEWSCRAWL_REFETCH_AFTER_DAYS; the same "
         "on every worker)",

@@ -179,3 +179,17 @@ def test_one_scheduler_at_a_time_and_a_successor_keeps_the_schedule(
     assert client.llen("newscrawl:seeds") == int(client.get("newscrawl:seeds:round"))
     assert client.get("newscrawl:seeds:scheduler") is None  # released on a clean stop
     client.close()
+
+
+def test_refetch_after_takes_a_number_of_days_and_sets_the_setting(capsys) -> None:
+    from crawler.cli import build_parser
+    from crawler.commands.crawl import crawl_overrides
+
+    args = build_parser().parse_args(["crawl", "--refetch-after", "7.5", "--out", "x", "http://a/"])
+    assert crawl_overrides(args)["NEWSCRAWL_REFETCH_AFTER_DAYS"] == 7.5
+    args = build_parser().parse_args(["worker", "--redis", "redis://h/0"])
+    assert "NEWSCRAWL_REFETCH_AFTER_DAYS" not in crawl_overrides(args)  # the setting's default
+    for bad in ("-1", "nan", "inf", "week"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["crawl", "--refetch-after", bad, "http://a/"])
+        assert "not a number of days" in capsys.readouterr().err
