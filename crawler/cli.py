@@ -9,8 +9,8 @@ import os
 import sys
 
 from crawler.commands import (
-    apply, consume, crawl, crawl_bench, demo, extract, induce, seed, serve, serve_bench, train,
-    worker, wrappers,
+    apply, consume, crawl, crawl_bench, demo, extract, induce, seed, seen_bench, serve, serve_bench,
+    train, worker, wrappers,
 )
 from evaluation import benchmark
 from evaluation import cli as evaluation
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for command in (demo, crawl, worker, seed, consume, extract, induce, apply, wrappers, train,
-                    serve, serve_bench, crawl_bench):
+                    serve, serve_bench, crawl_bench, seen_bench):
         command.add_parser(subparsers)
     evaluation.register(subparsers)
     benchmark.register(subparsers)

@@ -53,6 +53,9 @@ NEWSCRAWL_ROUND = 0  # the round id of this crawl's fronts; 0: the start time (e
 NEWSCRAWL_ROUNDS = 1  # rounds in one process (`newscrawl crawl --rounds N`)
 NEWSCRAWL_ROUND_EVERY = 3600.0  # seconds from one round's start to the next's (`--every S`)
 NEWSCRAWL_FRESH = False
+# An article fetched more than this many days ago may be fetched (and written) again, for updates;
+# 0: never (`--refetch-after DAYS`; crawler/scheduling/seen.py). Same value on every worker.
+NEWSCRAWL_REFETCH_AFTER_DAYS = 30.0
 # Tells the scheduler when a request it handed out is done (crawler/scheduling/tracker.py).
 SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 

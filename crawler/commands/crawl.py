@@ -38,7 +38,8 @@ been empty for --idle-timeout seconds. Turn wrappers off with
 Without --redis a crawl into a DIR that holds an earlier crawl's frontier (DIR/frontier.journal,
 kept even after kill -9) resumes it: pages already fetched are not fetched again, the rest are;
 --fresh starts over. Each run is a round: the seeds and list-shaped pages (a path ending in /, a
-listing word, a page parameter) are fetched again, articles seen in an earlier round are not, so a
+listing word, a page parameter) are fetched again, articles seen in an earlier round are not
+(until --refetch-after DAYS, 30 by default), so a
 crawl run from cron into the same DIR writes the new articles of each run; --rounds N --every S
 does the same in one process.
 
@@ -54,6 +55,16 @@ EXIT_REDIS_OUTAGE = 3
 EXIT_NOTHING_FETCHED = 4
 
 
+def _days(text: str) -> float:
+    try:
+        days = float(text)
+    except ValueError:
+        days = -1.0
+    if not days >= 0 or days == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of days >= 0: {text!r}")
+    return days
+
+
 def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ignore-robots", action="store_true", help="do not obey robots.txt")
     parser.add_argument(
@@ -61,6 +72,12 @@ def add_crawl_policy_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="turn AutoThrottle off (fixed concurrency, no adaptive delay)",
     )
+    parser.add_argument(
+        "--refetch-after", type=_days, metavar="DAYS", default=None,
+        help="an article fetched more than DAYS days ago may be fetched and written again, the next "
+        "time a front links to it (default: 30; 0: never; NEWSCRAWL_REFETCH_AFTER_DAYS; the same "
+        "on every worker)",
+    )  # fmt: skip
     add_model_option(parser)  # NEWSCRAWL_FIELDS_MODEL
 
 
@@ -124,6 +141,8 @@ def crawl_overrides(args: argparse.Namespace) -> dict:
         overrides["DEPTH_LIMIT"] = args.depth
     if args.model:
         overrides["NEWSCRAWL_FIELDS_MODEL"] = args.model
+    if args.refetch_after is not None:
+        overrides["NEWSCRAWL_REFETCH_AFTER_DAYS"] = args.refetch_after
     return overrides
 
 

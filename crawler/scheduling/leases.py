@@ -6,7 +6,13 @@ find the expired ones. Keys (``%(spider)s`` filled in by the scheduler):
 
 - ``queue``: sorted set of serialised requests, score ``-priority`` (scrapy-redis's
   ``PriorityQueue`` layout, so its tools and ours read it alike);
-- ``dupefilter``: set of request fingerprints (scrapy-redis's ``RFPDupeFilter`` key and format);
+- ``dupefilter:g<generation>:<bucket>``: the articles seen within the refetch age, 64-bit
+  fingerprints (intsets) in :data:`~crawler.scheduling.seen.SEEN_BUCKETS` sets per generation,
+  expiring with it (:mod:`crawler.scheduling.seen`; ``dupefilter:<bucket>``, with no refetch age:
+  the same, for good); the push script builds these names (they are not declared ``KEYS``: no
+  Redis Cluster);
+  ``dupefilter:fronts:<round>``: a round's fronts (expiring); ``dupefilter`` itself: the seen set
+  of the older format (scrapy-redis's ``RFPDupeFilter`` key and format), read, never written;
 - ``leases``: sorted set of the requests taken, score = lease deadline in ms of Redis's clock;
 - ``lease_scores``: hash request → its queue score, to put it back at its priority;
 - ``redelivered``: set of the requests put back after a lease of theirs expired or was released
@@ -16,7 +22,7 @@ Every step is one Lua script, so a worker killed at any point leaves each reques
 leased, never neither:
 
 - :meth:`push`: SADD the fingerprint and ZADD the request in one step (scrapy-redis does them in two
-  calls: a crash between them lost the request for good);
+  calls: a crash between them lost the request for good), unless the older set has it;
 - :meth:`lease`: move the first request from ``queue`` to ``leases`` with deadline now + lease,
   saying whether it is a redelivery;
 - :meth:`ack`: remove the lease (the request is done); :meth:`renew`: push deadlines forward;
@@ -31,6 +37,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from crawler.scheduling.seen import (
+    FRONTS_TTL_S, GENERATIONS, REFETCH_AFTER_DAYS, from_hex, generation_seconds, seen_bucket,
+    signed64,
+)
+
 if TYPE_CHECKING:
     import redis
 
@@ -42,7 +53,31 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 
 _PUSH = """
-if ARGV[3] ~= '' and redis.call('SADD', KEYS[2], ARGV[3]) == 0 then return 0 end
+if ARGV[3] ~= '' then
+  if ARGV[6] == 'front' then
+    if redis.call('SADD', KEYS[2], ARGV[3]) == 0 then return 0 end
+    redis.call('PEXPIRE', KEYS[2], ARGV[5])
+  else
+    if ARGV[4] ~= '' and redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 1 then return 0 end
+    if redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 1 then return 0 end
+    local gen_ms = tonumber(ARGV[5])
+    if gen_ms == 0 then
+      redis.call('SADD', KEYS[2], ARGV[3])
+    else
+      local t = redis.call('TIME')
+      local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+      local g = math.floor(now / gen_ms)
+      local generations = tonumber(ARGV[9])
+      for i = 0, generations do
+        local key = ARGV[7] .. string.format('%d', g - i) .. ':' .. ARGV[8]
+        if redis.call('SISMEMBER', key, ARGV[3]) == 1 then return 0 end
+      end
+      local key = ARGV[7] .. string.format('%d', g) .. ':' .. ARGV[8]
+      redis.call('SADD', key, ARGV[3])
+      redis.call('PEXPIREAT', key, string.format('%d', (g + 1 + generations) * gen_ms))
+    end
+  end
+end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 return 1
 """
@@ -116,9 +151,13 @@ class LeaseKeys:
 class LeaseQueue:
     """The Redis side of leased requests; members are serialised requests (bytes)."""
 
-    def __init__(self, client: redis.Redis, keys: LeaseKeys) -> None:
+    def __init__(
+        self, client: redis.Redis, keys: LeaseKeys, age_days: float = REFETCH_AFTER_DAYS
+    ) -> None:
         self.client = client
         self.keys = keys
+        #: Length of a seen-set generation in ms (0: no refetch age), crawler.scheduling.seen.
+        self.generation_ms = int(generation_seconds(age_days) * 1000)
         self._push = client.register_script(_PUSH)
         self._lease = client.register_script(_LEASE)
         self._ack = client.register_script(_ACK)
@@ -130,10 +169,25 @@ class LeaseQueue:
     def _moving(self) -> list[str]:
         return [self.keys.queue, self.keys.leases, self.keys.lease_scores, self.keys.redelivered]
 
-    def push(self, member: bytes | str, score: float, fingerprint: str = "") -> bool:
-        """Queue ``member`` unless ``fingerprint`` was seen (an empty one: always queue)."""
-        keys = [self.keys.queue, self.keys.dupefilter]
-        return bool(self._push(keys=keys, args=[member, score, fingerprint]))
+    def push(
+        self, member: bytes | str, score: float, fingerprint: str = "",
+        crawl_round: int | None = None,
+    ) -> bool:  # fmt: skip
+        """Queue ``member`` unless ``fingerprint`` (hex; an empty one: always queue) was seen: a
+        front (``crawl_round`` given) in its round, an article within the refetch age (ever, with
+        no age; see :mod:`crawler.scheduling.seen`)."""
+        fp = from_hex(fingerprint) if fingerprint else 0
+        bucket = seen_bucket(fp)
+        if crawl_round is None:
+            seen_key = f"{self.keys.dupefilter}:{bucket}"
+            args = [fingerprint, str(self.generation_ms), "article"]
+        else:
+            seen_key = f"{self.keys.dupefilter}:fronts:{crawl_round}"
+            args = ["", str(FRONTS_TTL_S * 1000), "front"]
+        keys = [self.keys.queue, seen_key, self.keys.dupefilter]
+        args = [member, score, signed64(fp) if fingerprint else "", *args,
+                f"{self.keys.dupefilter}:g", bucket, GENERATIONS]  # fmt: skip
+        return bool(self._push(keys=keys, args=args))
 
     def lease(self, lease_ms: int) -> tuple[bytes, float, bool] | None:
         """The first queued request, its score and whether it is a redelivery (an earlier lease of

@@ -39,8 +39,9 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
 from crawler.scheduling.leases import LeaseKeys, LeaseQueue
+from crawler.scheduling.seen import REFETCH_AFTER_DAYS
 from pipelines.redis_link import HELD, PROBE_MAX_S, redis_link
-from crawler.rounds import round_fingerprint
+from crawler.rounds import ROUND_META
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
 from pipelines.redis_client import check_reachable, crawl_redis_url, crawler_redis
@@ -103,7 +104,10 @@ class SharedQueueScheduler(Scheduler):
                 debug=self.crawler.settings.getbool("DUPEFILTER_DEBUG"),
             )  # fmt: skip
         self.link = redis_link(self.crawler)
-        self.leases = LeaseQueue(self.link.client, LeaseKeys(self.queue.key, self.df.key))
+        age_days = self.crawler.settings.getfloat("NEWSCRAWL_REFETCH_AFTER_DAYS", REFETCH_AFTER_DAYS)
+        self.leases = LeaseQueue(
+            self.link.client, LeaseKeys(self.queue.key, self.df.key), age_days
+        )
         self.link.register("push", self._push)
         self.link.register("ack", lambda _client, data: self.leases.ack(data["members"]))
         self.tracker = lease_tracker(self.crawler)
@@ -144,12 +148,10 @@ class SharedQueueScheduler(Scheduler):
 
     def enqueue_request(self, request: Request) -> bool:
         parent = request.meta.pop(LEASE_META, None)  # a redirect or retry of a leased request
-        fingerprint = (
-            "" if request.dont_filter
-            else round_fingerprint(self.df.request_fingerprint(request), request)
-        )  # fmt: skip
+        fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
         member = self._encode(request).decode("utf-8")
-        data = {"member": member, "score": -request.priority, "fp": fingerprint}
+        data = {"member": member, "score": -request.priority, "fp": fingerprint,
+                "fr": request.meta.get(ROUND_META)}  # fmt: skip
         result = self.link.send("push", data)
         self.tracker.hand_over(parent)
         if result is HELD:
@@ -199,7 +201,7 @@ class SharedQueueScheduler(Scheduler):
         return request_from_dict(self.queue.serializer.loads(raw), spider=self.spider)
 
     def _push(self, _client: Any, data: dict[str, Any]) -> bool:
-        return self.leases.push(data["member"], data["score"], data["fp"])
+        return self.leases.push(data["member"], data["score"], data["fp"], data.get("fr"))
 
     def _on_done(self, member: str, how: str) -> None:
         self._count(how if how != "done" else "acked")

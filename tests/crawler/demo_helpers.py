@@ -113,3 +113,15 @@ def closed_port() -> int:
 
 def path_of(url: str) -> str:
     return urlsplit(url).path
+
+
+def seen_counts(client, dupefilter_key: str) -> tuple[int, int]:
+    """(article fingerprints, front fingerprints) in a shared crawl's seen sets in Redis
+    (crawler.scheduling.seen: ``<key>:<bucket>`` and ``<key>:fronts:<round>``)."""
+    articles = fronts = 0
+    for key in client.scan_iter(match=f"{dupefilter_key}:*", count=1000):
+        if key.decode().startswith(f"{dupefilter_key}:fronts:"):
+            fronts += client.scard(key)
+        else:
+            articles += client.scard(key)
+    return articles, fronts

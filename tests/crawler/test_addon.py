@@ -16,7 +16,7 @@ from scrapy.settings import Settings
 from crawler.addons import Distributed, FeedOutput
 from crawler.demo.server import DemoServer, load_site
 from crawler.scheduling import DUPEFILTER_KEY
-from tests.crawler.demo_helpers import Expected, newscrawl, path_of
+from tests.crawler.demo_helpers import Expected, newscrawl, path_of, seen_counts
 
 ROOT = Path(__file__).parents[2]
 STREAM_KEY = "newscrawl:items"
@@ -76,7 +76,7 @@ def test_scrapy_crawl_with_the_redis_setting_runs_distributed(redis_url: str, tm
     assert run.returncode == 0, run.stderr[-3000:]
     assert "crawler.addons.Distributed" in run.stderr  # Scrapy lists the enabled add-ons
     client = redis.Redis.from_url(redis_url)
-    assert client.exists(DUPEFILTER_KEY % {"spider": "news"})  # the shared dupefilter was used
+    assert sum(seen_counts(client, DUPEFILTER_KEY % {"spider": "news"}))  # the shared seen sets
     stream = [json.loads(fields[b"item"])["url"] for _, fields in client.xrange(STREAM_KEY)]
     assert sorted(path_of(u) for u in stream) == sorted(expected.item_paths)
 

@@ -12,6 +12,7 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import pytest
 import redis
 
 import crawler.rounds
@@ -87,6 +88,29 @@ def test_rounds_fetch_the_front_again_and_only_new_articles(tmp_path: Path) -> N
     assert summary["items_written"] == len(third)
 
 
+@pytest.mark.slow
+def test_articles_older_than_the_refetch_age_are_fetched_and_written_again(tmp_path: Path) -> None:
+    """--refetch-after (here 3 s): a second run after the age fetches and writes the articles of
+    the first again (updates), beside the new ones; the journal kept when each was seen. (Within
+    the age nothing is fetched again: the test above, with the default age, and
+    test_leases.py's for Redis.) Slow: two crawls and a wait, ~13 s."""
+    GrowingFront.visible = GrowingFront.front_fetches = 0
+    out = tmp_path / "out"
+    age = ["--refetch-after", str(3 / 86400)]
+    with serve(GrowingFront) as base:
+        _crawl(base, out, *age)  # stories 0-2
+        first = len(jsonl_items(out))
+        time.sleep(4)  # past the age and its last generation (3 s × 1.25)
+        _crawl(base, out, *age)  # stories 0-5: 0-2 again (older than the age), 3-5 new
+    everything = jsonl_items(out)
+    assert _articles(everything[:first]) == [f"/news/story-{n:05d}" for n in range(3)]
+    assert _articles(everything[first:]) == [f"/news/story-{n:05d}" for n in range(6)]
+    fetched = Counter(path for path, _ in warc_responses(out))
+    assert {p: n for p, n in fetched.items() if p.startswith("/news/")} == {
+        f"/news/story-{n:05d}": 2 if n < 3 else 1 for n in range(6)
+    }
+
+
 def test_docstring_examples() -> None:
     result = doctest.testmod(crawler.rounds)
     assert result.attempted > 0 and result.failed == 0
@@ -155,3 +179,17 @@ def test_one_scheduler_at_a_time_and_a_successor_keeps_the_schedule(
     assert client.llen("newscrawl:seeds") == int(client.get("newscrawl:seeds:round"))
     assert client.get("newscrawl:seeds:scheduler") is None  # released on a clean stop
     client.close()
+
+
+def test_refetch_after_takes_a_number_of_days_and_sets_the_setting(capsys) -> None:
+    from crawler.cli import build_parser
+    from crawler.commands.crawl import crawl_overrides
+
+    args = build_parser().parse_args(["crawl", "--refetch-after", "7.5", "--out", "x", "http://a/"])
+    assert crawl_overrides(args)["NEWSCRAWL_REFETCH_AFTER_DAYS"] == 7.5
+    args = build_parser().parse_args(["worker", "--redis", "redis://h/0"])
+    assert "NEWSCRAWL_REFETCH_AFTER_DAYS" not in crawl_overrides(args)  # the setting's default
+    for bad in ("-1", "nan", "inf", "week"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["crawl", "--refetch-after", bad, "http://a/"])
+        assert "not a number of days" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from scrapy.exceptions import NotConfigured
 
 from pipelines.jsonl import JsonlSinkPipeline
 from pipelines.redis_client import RedisUnavailable
-from pipelines.redis_stream import RedisStreamPipeline
+from pipelines.redis_stream import RedisStreamPipeline, content_hash
 from tests.pipelines.helpers import build, drive, make_crawler, run, run_pipeline
 
 
@@ -186,3 +186,25 @@ def test_a_group_created_at_start_gets_every_entry_and_nothing_unacked_is_trimme
     assert 150 <= len(left) < 300  # the acknowledged ones may go (whole nodes: approximately)
     ids = [json.loads(f[b"item"])["id"] for _, f in left]
     assert ids[-150:] == [str(i) for i in range(150, 300)]  # pending and unread all kept
+
+
+def test_the_seen_check_keeps_64_bit_integers_in_bucket_hashes_and_reads_the_older_hash(
+    redis_server: str, key: str, client: redis.Redis
+) -> None:
+    """Item id and content hash as 64-bit integers in small bucket hashes (listpacks, ~20 bytes
+    an item); the single hash of the older format is read (an item it holds unchanged is not
+    streamed again), never written."""
+    old = {"id": "old1", "body": "text"}
+    client.hset(f"{key}:seen", "old1", content_hash(old))
+    crawler, pipeline = stream(redis_server, key)
+    changed = {**old, "body": "changed"}
+    run_pipeline(pipeline, [old, {"id": "new1", "body": "x"}, changed, changed, old])
+    streamed = [json.loads(f[b"item"]) for _, f in client.xrange(key)]
+    assert [(i["id"], i["body"]) for i in streamed] == [("new1", "x"), ("old1", "changed"),
+                                                        ("old1", "text")]  # fmt: skip
+    assert client.hkeys(f"{key}:seen") == [b"old1"]
+    buckets = list(client.scan_iter(match=f"{key}:seen:*"))
+    assert 1 <= len(buckets) <= 2
+    assert {client.object("encoding", b) for b in buckets} <= {b"ziplist", b"listpack"}
+    fields = [(int(f), int(v)) for b in buckets for f, v in client.hgetall(b).items()]
+    assert len(fields) == 2 and all(-(2**63) <= n < 2**63 for pair in fields for n in pair)
