@@ -1,10 +1,12 @@
 """Dates and authors from the visible page when its metadata gives none: bylines and datelines.
 
-Run only for pages whose metadata left the field empty. Dates: htmldate on our tree (a well-kept library for exactly this: on the dev sets it finds the right day on more of
-these pages than our own patterns did, e.g. htmldate_eval day accuracy 0.881 -> 0.896), then the
-elements whose class or id names a date (``class="entry-date"``) and the text after the headline.
-Authors: a "By ..." line right after the headline, elements whose class or id names an author,
-and for Chinese pages the "作者：" / "责任编辑：" line.
+Run for pages whose metadata left the field empty, and (dates) to check a metadata date against
+the day the page shows (``fields._shown_date``). Dates: htmldate on our tree (a well-kept library
+for exactly this: on the dev sets it finds the right day on more of these pages than our own
+patterns did, e.g. htmldate_eval day accuracy 0.881 -> 0.896), then the elements whose class or id
+names a date (``class="entry-date"``) and the text after the headline. Authors: a "By ..." line
+right after the headline, elements whose class or id names an author, a labelled name in a post's
+meta line, and for Chinese pages the "作者：" / "责任编辑：" line.
 """
 
 from __future__ import annotations
