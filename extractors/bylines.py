@@ -70,6 +70,10 @@ _NOT_BYLINE = frozenset({"the", "a", "an", "email", "e-mail", "mail", "phone", "
 _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "text", "texto"})
 #: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
 #: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
+#: A dateline then a name and nothing else: "11.12.2019 - Amelie Loevenich", "2019-12-11 | Jane
+#: Roe" (the name of two or three capitalised words).
+_DATE_NAME = re.compile(r"^(?:\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4})"
+                        r"\s*[-–—|•·]\s*(?P<name>[A-ZÀ-ÖØ-Þ][\w'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w.'-]+){1,2})\s*$")
 _BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
                       r"((?i:(?:written\s+|posted\s+|geschrieben\s+|verfasst\s+)?by|von|par|por|"
                       r"door|text|texto|autor|autorin|author|auteur|redaktion)\s*:?\s+"
@@ -217,6 +221,8 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
             candidate = following
         elif match := _BY_LINE.match(text):
             candidate = match.group(1)
+        elif match := _DATE_NAME.match(text):
+            candidate = match.group("name")
         else:
             continue
         # a labelled byline names a person even where the site bears that name (a personal blog

@@ -342,8 +342,9 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
     tiers: list[tuple[list[str], str]] = []
     if lang in ("zh", "ja"):  # their meta author is the portal's name ("网易"); bylines first
         tiers.append((bylines.text_authors(page, sites, lang)[:MAX_CJK_BYLINE], "text"))
+    nodes = _ld_nodes(meta)
     for obj in meta.ld_articles:
-        tiers.append((_ld_people(obj), "jsonld"))
+        tiers.append((_ld_people(obj, nodes), "jsonld"))
     tiers.append((meta.ld_salvaged.get("author", []), "jsonld"))
     # the first only: further itemprop=author are a forum's or a comment thread's posters
     tiers.append((meta.micro_authors[:1], "microdata"))
@@ -369,11 +370,23 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
         out.note("authors", "refused: " + ", ".join(dict.fromkeys(refused)))
 
 
-def _ld_people(obj: dict) -> list[str]:
+def _ld_nodes(meta: Metadata) -> dict[str, dict]:
+    """The page's JSON-LD objects by ``@id``: a ``@graph`` (Yoast SEO's, most WordPress sites)
+    names the author as ``{"@id": ".../#/schema/person/..."}`` and describes the person in
+    another member of the graph."""
+    return {obj["@id"]: obj for obj in (*meta.ld_articles, *meta.ld_pages, *meta.ld_other)
+            if isinstance(obj.get("@id"), str)}
+
+
+def _ld_people(obj: dict, nodes: dict[str, dict] | None = None) -> list[str]:
+    """The names of ``obj``'s authors (persons only), following ``@id`` references into
+    ``nodes`` (see :func:`_ld_nodes`)."""
     names: list[str] = []
     for key in _LD_AUTHOR_KEYS:
         value = obj.get(key)
         for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict) and "name" not in item and nodes:
+                item = nodes.get(item.get("@id"), item)
             if isinstance(item, str):
                 names.append(item)
             elif isinstance(item, dict) and "organization" not in str(item.get("@type")).lower():

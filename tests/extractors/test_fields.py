@@ -177,6 +177,30 @@ def test_labelled_byline_in_a_meta_line(name: str, line: str) -> None:
     assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], line
 
 
+# Authors no reader found before (trafilatura_eval, Apache-2.0; gold authors from the dataset).
+@pytest.mark.parametrize("name, how", [
+    ("trafilatura_eval-00226.html", "Yoast's JSON-LD graph: the article's author is an @id "
+                                    "reference to a Person node elsewhere in the graph"),
+    ("trafilatura_eval-00223.html", "'11.12.2019 - Amelie Loevenich' under the headline: a "
+                                    "dateline, then the name and nothing else"),
+])
+def test_author_by_reference_or_after_a_dateline(name: str, how: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+
+
+@pytest.mark.parametrize("text, name", [
+    ("11.12.2019 - Amelie Loevenich", "Amelie Loevenich"),
+    ("2019-12-11 | Jane Roe", "Jane Roe"),
+    ("12/11/2019 — Jean-Luc de Vries", None),  # a lower-case particle: not two capitalised words
+    ("11.12.2019 - Neue Regeln für Kinder im Netz", None),  # a headline, not a name
+    ("11.12.2019", None),
+])
+def test_a_name_after_a_dateline(text: str, name: str | None) -> None:
+    match = bylines._DATE_NAME.match(text)
+    assert (match.group("name") if match else None) == name
+
+
 @pytest.mark.parametrize("text, name", [
     ("Posted in Datenschutz by damianduchamps on August 3, 2019", "damianduchamps"),
     ("2. August 2012By oradmin", "oradmin"),
