@@ -248,3 +248,13 @@ def test_a_caption_or_a_printed_url_beside_the_region_stays_out():
     region = next(r for r in range(len(nodes)) if nodes.classes[r] == "story")
     lead = next(r for r in range(len(nodes)) if nodes.classes[r] == "teaser")
     assert story_siblings(nodes, region) == [lead]  # the prose block before the region only
+
+
+def test_a_consent_platforms_banner_is_furniture():
+    # wcxb_dev (CC-BY-4.0): wired.com's category page carries the consent banner of a consent
+    # platform (Fides: "We Care About Your Privacy ..."), named for the vendor, not for cookies or
+    # consent; the walk chose it and the body was the banner alone.
+    gold, result = _extract("wcxb_dev-00877.html")
+    assert "We Care About Your Privacy" not in result.body
+    assert all(snippet in result.body for snippet in gold["with"])
+    assert not any(snippet in result.body for snippet in gold["without"])
