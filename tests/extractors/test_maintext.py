@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evaluation.metrics import page_f1, shingle_match
 from extractors import extract, parse_page
 from extractors.attenuation import (extract_main_text, find_subject_region, region_text,
                                     story_siblings)
@@ -258,3 +259,12 @@ def test_a_consent_platforms_banner_is_furniture():
     assert "We Care About Your Privacy" not in result.body
     assert all(snippet in result.body for snippet in gold["with"])
     assert not any(snippet in result.body for snippet in gold["without"])
+
+
+def test_paragraphs_the_page_hides_are_not_part_of_the_story():
+    # readability_testpages (Apache-2.0): hidden-nodes sets paragraphs with display:none and the
+    # hidden attribute among the visible ones (the same Lorem ipsum); kept as paragraphs of the
+    # story, they tripled the body (page F1 0.48 against the gold).
+    gold, result = _extract("readability_testpages-00042.html")
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.95
+    assert len(result.body) < 1.2 * len(gold["body"])
