@@ -1,4 +1,4 @@
-"""Page type (article / list / other): a text-amount heuristic, and a learned page model that decides.
+"""Page type (article / list / other): a text-amount heuristic, and a page model that decides.
 
 The heuristic: an article has a subject region with a body of real prose; a list page has many
 links with headline-length anchors and little prose outside them. It calls nearly every page with
@@ -31,6 +31,7 @@ import functools
 import logging
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -123,16 +124,19 @@ _FORUM = re.compile(r"(?:^|/|\.)(?:t|threads?|forums?|questions|comments|viewtop
 _PAGER_TEXT = re.compile(r"^(?:next|next page|older|older posts|newer posts|previous|prev|»|›|>|>>|"
                          r"下一页|下页|上一页|尾页|末页|首页|weiter|nächste|suivant|siguiente|volgende|"
                          r"more|load more|mehr)$", re.I)
-_COMMENT = re.compile(r"comment|disqus|reply|kommentar|评论|discussion", re.I)
-_POST = re.compile(r"\b(?:post|posts|message|reply|replies|answer|thread|topic|vote|votes|comment)s?\b|"
-                   r"post-|reply-|answer-|message-", re.I)
-_CART = re.compile(r"cart|basket|checkout|add-?to|buy|wishlist|price|sku|quantity|qty", re.I)
+#: The class/id patterns below read lower-cased text (case-insensitive matching is several
+#: times slower in Python's re, and these run on every page).
+_COMMENT = re.compile(r"comment|disqus|reply|kommentar|评论|discussion")
+_POST = re.compile(r"\b(?:post|posts|message|reply|replies|answer|thread|topic|vote|votes|"
+                   r"comment)s?\b|post-|reply-|answer-|message-")
+_CART = re.compile(r"cart|basket|checkout|add-?to|buy|wishlist|price|sku|quantity|qty")
 _PRICE = re.compile(r"[$€£¥]\s?\d[\d,]*(?:[.,]\d\d)?|\d[\d,]*[.,]\d\d\s?(?:€|\$|usd|eur|gbp)", re.I)
 _USER = re.compile(r"/(?:u|user|users|members?|profile|people)/", re.I)
-_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+){3,}")
+_SLUG = re.compile(r"(?<![a-z0-9])[a-z0-9]+(?:-[a-z0-9]+){3,}")  # from a word's start: faster
 _WORDS = re.compile(r"\W+")
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-_FURNITURE = frozenset(("nav", "header", "footer", "aside"))
+_CJK = re.compile("[\u3400-\u9fff]")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_FURNITURE = ("nav", "header", "footer", "aside")
 _NOT_POSTS = frozenset(("p", "li", "a", "span", "br", "td", "tr"))
 _OFFER_PROPS = frozenset(("price", "offers", "pricecurrency", "sku"))
 _ARTICLE_PROPS = frozenset(("author", "datepublished", "articlebody", "headline"))
@@ -173,57 +177,43 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
     tags = nodes.tag
     texts = nodes.text
     total = max(int(texts[0]), 1) if n else 1
-    is_link = np.fromiter((t == "a" for t in tags), dtype=bool, count=n)
-    is_p = np.fromiter((t == "p" for t in tags), dtype=bool, count=n)
+    tag_array = np.array(tags, dtype=str) if n else np.zeros(0, dtype=str)
+    is_link, is_p = tag_array == "a", tag_array == "p"
     headline_links = int(np.count_nonzero(texts[is_link] >= MIN_HEADLINE_LINK_CHARS))
     link_share = float(nodes.link_text[0]) / total if n else 0.0
     length = _weighted_length(whole)
     cjk = length - len(whole)
     chain = _weighted_length(body)
-    counts: dict[str, int] = {}
-    pager = comments = posts = carts = users = offers = article_props = 0
-    heading_text = furniture_links = 0
-    dated: set[str] = set()
-    slugs: set[str] = set()
-    prices = 0
-    repeated: dict[tuple, int] = {}
+    counts = Counter(tags)
     elements, classes, idents = nodes.elements, nodes.classes, nodes.ident
-    for i, tag in enumerate(tags):
-        counts[tag] = counts.get(tag, 0) + 1
-        marks = classes[i] + " " + idents[i] if (classes[i] or idents[i]) else ""
-        if marks:
-            comments += bool(_COMMENT.search(marks))
-            posts += bool(_POST.search(marks))
-            carts += bool(_CART.search(marks))
-        if tag == "a":
-            element = elements[i]
-            anchor = nodes.inner_text(i).strip() if texts[i] <= 14 else ""
-            if anchor and (anchor.isdigit() or _PAGER_TEXT.match(anchor)):
-                pager += 1
-            href = element.get("href") or ""
-            if href:
-                if _DATE_HREF.search(href):
-                    dated.add(href)
-                if _SLUG.search(href.lower()):
-                    slugs.add(href)
-                if _USER.search(href):
-                    users += 1
-            continue
-        if tag in _HEADINGS:
-            heading_text += int(texts[i])
-        elif tag in _FURNITURE:
-            furniture_links += int(nodes.links[i])
-        prop = elements[i].get("itemprop")
+    marks = Counter((c + " " + d).lower() for c, d in zip(classes, idents) if c or d)
+    distinct, rows_of = list(marks), list(marks.values())
+    comments, posts, carts = (sum(rows_of[k] for k in _matching(pattern, distinct))
+                              for pattern in (_COMMENT, _POST, _CART))
+    link_rows = np.flatnonzero(is_link)
+    pager = 0
+    for row in link_rows[texts[link_rows] <= 14].tolist():
+        anchor = nodes.inner_text(row).strip()
+        pager += bool(anchor) and (anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None)
+    hrefs = [elements[row].get("href") or "" for row in link_rows.tolist()]
+    dated = {hrefs[k] for k in _matching(_DATE_HREF, hrefs)}
+    slugs = {hrefs[k] for k in _matching(_SLUG, [h.lower() for h in hrefs])}
+    users = len(_matching(_USER, hrefs))
+    prices = len(_matching(_PRICE, [t for t in nodes.seg_text if len(t) < 40]))
+    heading_text = int(texts[np.isin(tag_array, _HEADINGS)].sum())
+    furniture_links = int(nodes.links[np.isin(tag_array, _FURNITURE)].sum())
+    offers = article_props = 0
+    for element in (elements[0].xpath("descendant-or-self::*[@itemprop][not(self::a)]")
+                    if n else ()):
+        prop = element.get("itemprop")
         if prop:
             prop = prop.lower()
             offers += prop in _OFFER_PROPS
             article_props += prop in _ARTICLE_PROPS
-        if tag not in _NOT_POSTS and classes[i] and texts[i] >= 150 and i:
-            key = (int(nodes.parent[i]), tag, classes[i])
-            repeated[key] = repeated.get(key, 0) + 1
-    for segment in nodes.seg_text:
-        if len(segment) < 40 and _PRICE.search(segment):
-            prices += 1
+    repeated: Counter = Counter()
+    for row in np.flatnonzero(texts >= 150).tolist():
+        if row and classes[row] and tags[row] not in _NOT_POSTS:
+            repeated[(int(nodes.parent[row]), tags[row], classes[row])] += 1
     items_max, items_sum, items_share = _list_items(nodes, total)
     title_h1, og_h1, date_near = _headline(page, fields)
     og = _og_type(page)
@@ -250,7 +240,8 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
         bool(parts.query),
         math.log1p(counts.get("h2", 0)), math.log1p(int(np.count_nonzero(paragraphs >= 80))),
         math.log1p(counts.get("article", 0)), math.log1p(counts.get("time", 0)),
-        math.log1p(counts.get("form", 0)), cjk / 2 / max(len(whole), 1), min(counts.get("h1", 0), 3),
+        math.log1p(counts.get("form", 0)), cjk / 2 / max(len(whole), 1),
+        min(counts.get("h1", 0), 3),
         math.log1p(counts.get("li", 0)), math.log1p(counts.get("img", 0)),
         math.log1p(price_classes),
         math.log1p(chain), min(chain / total, 1.0), chain / max(length, 1),
@@ -443,6 +434,17 @@ def _rel_next(page: Page) -> bool:
                                     for link in head.iter("link"))
 
 
+def _matching(pattern: re.Pattern, texts: list[str]) -> set[int]:
+    """Indices of the ``texts`` where ``pattern`` matches: one regex pass over them joined by NUL
+    (which none of the patterns can match), instead of one search per text."""
+    if not texts:
+        return set()
+    found = [m.start() for m in pattern.finditer("\x00".join(texts))]
+    if not found:
+        return set()
+    starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
+    return set((np.searchsorted(starts, found, side="right") - 1).tolist())
+
+
 def _weighted_length(text: str) -> int:
-    cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff")
-    return len(text) + 2 * cjk
+    return len(text) + 2 * len(_CJK.findall(text))

@@ -3,9 +3,10 @@
 Every page with a gold page type is run through the chain (:func:`extractors.extract`, no
 sibling) and described by :data:`extractors.pagetype.FEATURES` (the heuristic's answer among
 them). Two forests of extremely randomised trees (scikit-learn's ``ExtraTreesClassifier``,
-``class_weight="balanced"``, every set weighing the same): article against the rest on every page with a known type (a
-``nonarticle`` page is "the rest"), then list against other on the list and other pages. Sites
-are split as every trainer splits them (``crc32(site) % 5 == 0`` is validation). The two
+``class_weight="balanced"``, every set weighing the same): article against the rest on every
+page with a known type (a ``nonarticle`` page is "the rest"), then list against other on the
+list and other pages. Sites are split as every trainer splits them (``crc32(site) % 5 == 0`` is
+validation). The two
 thresholds of the decision, ``article_floor`` (P(article) from which a page the heuristic calls
 an article stays one) and ``article_rescue`` (the same where the heuristic says list or other),
 are the pair of :data:`THRESHOLDS` with the highest accuracy, cross-validated by site in

@@ -34,7 +34,8 @@ def test_the_shipped_model_loads_without_pickle_and_names_its_features():
     model = load_page_model(None)
     for forest in (model.article, model.listing):
         assert len(forest.roots) > 1 and (forest.left >= 0).any()
-        assert forest.feature.max() < len(FEATURES) and ((forest.value >= 0) & (forest.value <= 1)).all()
+        assert forest.feature.max() < len(FEATURES)
+        assert ((forest.value >= 0) & (forest.value <= 1)).all()
     assert model.article_floor in THRESHOLDS and model.article_rescue in THRESHOLDS
     assert card["decision"]["cross_validated"]["article_recall"] >= 0.99
 
@@ -84,7 +85,8 @@ def test_features_are_finite_on_a_page_without_url_or_metadata():
     x = page_features(result.page, "Short.", result.fields)
     assert x.shape == (len(FEATURES),) and np.isfinite(x).all()
     assert classify_page(result.page, extract_main_text(result.page), model=None) == "other"
-    assert classify_page(result.page, extract_main_text(result.page)) in ("article", "list", "other")
+    typed = classify_page(result.page, extract_main_text(result.page))
+    assert typed in ("article", "list", "other")
 
 
 def test_train_pagetype_writes_a_model_that_loads(tmp_path):
