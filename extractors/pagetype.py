@@ -84,11 +84,11 @@ FEATURES = (
     "og_title_h1_match",
     # URL paths, pagination, page furniture of non-articles
     "url_paging", "url_tag_author", "url_search", "url_numeric_last", "url_trailing_slash",
-    "url_docs", "url_forum", "log_pager_links", "rel_next", "log_comment_marks", "log_inputs",
-    "log_textarea", "log_dated_links", "log_slug_links", "log_longest_p", "log_p_in_chain",
-    "log_pre_code", "log_post_marks", "log_cart_marks", "log_prices_text", "log_buttons",
+    "url_docs", "url_forum", "log_pager_links", "rel_next", "log_comment_marks",
+    "log_dated_links", "log_slug_links", "log_longest_p", "log_p_in_chain",
+    "log_pre_code", "log_post_marks", "log_cart_marks", "log_prices_text",
     "heading_share", "log_p", "mean_p_len", "itemprop_offer", "itemprop_article",
-    "log_repeated_long", "log_user_links", "log_h3", "nav_link_share", "log_svg", "log_dl",
+    "log_repeated_long", "log_user_links", "log_h3", "nav_link_share", "log_dl",
     # the heuristic's answer
     "heuristic_article", "heuristic_list", "heuristic_other",
 )
@@ -252,19 +252,16 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
         parts.path.endswith("/") and bool(segments),
         bool(_DOCS.search(parts.netloc + parts.path)),
         bool(_FORUM.search(parts.netloc + path_query)),
-        math.log1p(pager), _rel_next(page), math.log1p(comments),
-        math.log1p(counts.get("input", 0)), math.log1p(counts.get("textarea", 0)),
-        math.log1p(len(dated)), math.log1p(len(slugs)),
+        math.log1p(pager), _rel_next(page), math.log1p(comments), math.log1p(len(dated)), math.log1p(len(slugs)),
         math.log1p(int(paragraphs.max()) if len(paragraphs) else 0),
         math.log1p(sum(1 for line in body.split("\n") if len(line) >= 80)),
         math.log1p(counts.get("pre", 0) + counts.get("code", 0)), math.log1p(posts),
-        math.log1p(carts), math.log1p(prices), math.log1p(counts.get("button", 0)),
-        heading_text / total, math.log1p(len(paragraphs)),
+        math.log1p(carts), math.log1p(prices), heading_text / total, math.log1p(len(paragraphs)),
         math.log1p(float(paragraphs.mean())) if len(paragraphs) else 0.0,
         math.log1p(offers), math.log1p(article_props),
         math.log1p(max(repeated.values(), default=0)), math.log1p(users),
         math.log1p(counts.get("h3", 0)), furniture_links / links,
-        math.log1p(counts.get("svg", 0)), math.log1p(counts.get("dl", 0)),
+        math.log1p(counts.get("dl", 0)),
         heuristic == "article", heuristic == "list", heuristic == "other",
     )
     return np.array(values, dtype=np.float64)
@@ -333,10 +330,12 @@ class PageTypeModel:
         return self.article.probability(x), self.listing.probability(x)
 
     def decide(self, x: np.ndarray, heuristic: str) -> str:
-        p_article, p_list = self.probabilities(x)
+        """The page type of one feature row whose heuristic answer is ``heuristic`` (the list
+        forest is walked only for a page that is not an article)."""
+        p_article = self.article.probability(x)
         if p_article >= (self.article_floor if heuristic == "article" else self.article_rescue):
             return "article"
-        return "list" if p_list >= 0.5 else "other"
+        return "list" if self.listing.probability(x) >= 0.5 else "other"
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         return {**self.article.to_arrays("article"), **self.listing.to_arrays("list")}

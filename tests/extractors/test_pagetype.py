@@ -113,7 +113,7 @@ MISTYPED = [json.loads(line) for line in
 @pytest.mark.parametrize("gold", MISTYPED, ids=[g["file"] for g in MISTYPED])
 def test_pages_the_first_page_model_typed_wrong_are_typed_right(gold):
     """A money.163.com article with many headline links (typed list before: its body was lost),
-    a forum thread, a service page and a product page (typed article or list before); all of
+    a forum thread (typed article before) and a product page (typed list before); all of
     held-out sites (tests/fixtures/SOURCES.md)."""
     html = (Path(__file__).parents[1] / "fixtures" / "pagetype" / gold["file"]).read_bytes()
     assert extract(html, url=gold.get("url")).page_type == gold["page_type"]
