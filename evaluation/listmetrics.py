@@ -50,11 +50,14 @@ def page_type_correct(pred: object, gold: object) -> bool:
 
 
 def page_type_scores(pairs: Iterable[tuple[object, object]]) -> dict[str, object]:
-    """Accuracy and per-class precision/recall/F1 over (pred, gold) pairs with a gold label.
+    """Accuracy, per-class precision/recall/F1 and the confusion matrix (gold → predicted → pages)
+    over (pred, gold) pairs with a gold label.
 
     >>> s = page_type_scores([("article", "article"), ("list", "nonarticle"), ("article", "list")])
     >>> s["accuracy"], s["classes"]["article"]["precision"], s["classes"]["list"]["recall"]
     (0.6667, 0.5, 0.0)
+    >>> s["confusion"]
+    {'article': {'article': 1}, 'list': {'article': 1}, 'nonarticle': {'list': 1}}
     """
     rows = [(normalise_page_type(p), normalise_page_type(g), page_type_correct(p, g))
             for p, g in pairs if normalise_page_type(g) is not None]
@@ -67,8 +70,12 @@ def page_type_scores(pairs: Iterable[tuple[object, object]]) -> dict[str, object
         classes[cls] = _prf(sum(p and g for p, g in judged), sum(p for p, _ in judged),
                             sum(g for _, g in judged))
     right = sum(ok for *_, ok in rows)
+    confusion: dict[str, dict[str, int]] = {}
+    for p, g, _ in rows:
+        confusion.setdefault(g, {})[str(p)] = confusion.get(g, {}).get(str(p), 0) + 1
     return {"accuracy": round(right / len(rows), 4) if rows else 0.0, "pages": len(rows),
-            "classes": classes}
+            "classes": classes,
+            "confusion": {g: dict(sorted(c.items())) for g, c in sorted(confusion.items())}}
 
 
 def _prf(tp: int, predicted: int, actual: int) -> dict[str, float | int | None]:

@@ -130,8 +130,9 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     main = _svm_step(page, main, fields, svm if svm is not None else SvmPolicy(), fetched_at)
     t4 = time.perf_counter()
     # a property of the page, not of its template; read on the page as a whole (furniture
-    # included), as the heuristic was calibrated; the page model reads the fields too
-    page_type = classify_page(page, extract_main_text(page), fields)
+    # included), as the heuristic was calibrated; the page model reads the fields and the
+    # chain's body too
+    page_type = classify_page(page, extract_main_text(page), fields, body=main.text)
     t5 = time.perf_counter()
     timings = dict(page.timings)
     timings.update(attenuation=(t3 - t2) * 1e3, fields=(t4 - t3) * 1e3,

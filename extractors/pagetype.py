@@ -1,21 +1,28 @@
-"""Page type (article / list / other): a text-amount heuristic, checked by a learned page model.
+"""Page type (article / list / other): a text-amount heuristic, and a page model that decides.
 
 The heuristic: an article has a subject region with a body of real prose; a list page has many
 links with headline-length anchors and little prose outside them. It calls nearly every page with
-some prose an article (wcxb_dev's product pages, documentation and landing pages, the section
-fronts of news_article_vs_nonarticle).
+some prose an article (wcxb_dev's product pages, documentation, forum threads and service pages, the
+section fronts of news_article_vs_nonarticle) and types a few real articles with many headline
+links (money.163.com, aeb) as lists.
 
 The page model (``models/pagetype.npz``, trained by ``newscrawl train pagetype`` from
-``evaluation/training/pagetype.py``) reads :data:`FEATURES` of the page (text amounts, links, the
-page's own ``og:type`` and JSON-LD types, its URL's shape, counts of a few tags) in two logistic
-regressions: P(article), then, for the rest, P(list) against other. It only overrules the
-heuristic's "article", and only when P(article) is under the card's ``article_floor``: an article
-typed as anything else loses its body in the crawl, so the floor is chosen low (article recall on
-held-out sites stays that of the heuristic within a page or two; see docs/evaluation.md). Without
-the model file the heuristic alone answers.
+``evaluation/training/pagetype.py``) reads :data:`FEATURES` of the page: text amounts and links as
+the heuristic reads them, the chain's body against the whole page, repeated link-and-short-text
+blocks (list items), the page's own ``og:type``, JSON-LD and microdata, title/``h1``/``og:title``
+agreement and a date near the headline, the URL's shape (dates, slugs, paging, tag/author/search,
+docs and forum paths), pagination links, comment, post, cart and price marks, counts of a few tags,
+and the heuristic's own answer. Two forests of extremely randomised trees (scikit-learn's
+``ExtraTreesClassifier``, exported to plain arrays and walked here with numpy) give P(article),
+then P(list) against other. The page is an article when P(article) reaches ``article_floor`` where
+the heuristic says article, or ``article_rescue`` where it does not; else list when P(list) ≥ 0.5,
+else other. The forests weigh every training set the same, and both thresholds are the trainer's,
+chosen by cross-validation by site on the training sites for the highest accuracy that keeps
+``--article-recall`` (0.995) of their articles: an article typed as anything else loses its body
+in the crawl. Without the model file the heuristic alone answers.
 
-Written by hand: no maintained library types news pages; the regressions are scikit-learn's,
-applied here with numpy so the crawl does not import scikit-learn.
+Written by hand: no maintained library types news pages; the forests are scikit-learn's, applied
+here with numpy so the crawl does not import scikit-learn (and no pickle is ever loaded).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import functools
 import logging
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -35,8 +43,8 @@ from extractors.jsonld import ARTICLE_TYPES, read_jsonld, type_names
 from extractors.modelio import ModelError, load_model
 from extractors.page import Page
 
-__all__ = ["FEATURES", "PageTypeModel", "classify_page", "default_page_model", "heuristic_type",
-           "load_page_model", "page_features"]
+__all__ = ["FEATURES", "Forest", "PageTypeModel", "classify_page", "default_page_model",
+           "heuristic_type", "load_page_model", "page_features"]
 
 logger = logging.getLogger(__name__)
 
@@ -53,17 +61,36 @@ MIN_BODY_CHARS_PER_HEADLINE_LINK = 10
 MIN_HEADLINE_LINK_CHARS = 12
 #: Headline-like links from which a page without an article body reads as a list.
 MIN_LIST_LINKS = 10
+#: A list item: an element holding a headline-like link and at most this many characters; items
+#: are counted per parent, and a parent with at least :data:`MIN_LIST_ITEMS` of them is a list.
+MAX_LIST_ITEM_CHARS = 400
+MIN_LIST_ITEMS = 4
 MODEL_NAME = "pagetype"
+PAGE_TYPES = ("article", "list", "other")
 
 #: The page model's inputs, in column order (the card lists them; a model with other names is
 #: refused on load).
 FEATURES = (
+    # text amounts, links, declarations, URL shape, tag counts (the first page model's)
     "log_body_chars", "log_headline_links", "log_links", "link_share", "body_share",
     "log_body_per_headline_link", "og_article", "og_other", "ld_article", "ld_list", "ld_other",
     "has_published", "has_authors", "url_depth", "url_date", "log_url_last_chars",
     "url_last_hyphens", "url_root", "url_list_word", "url_product_word", "url_long_number",
     "url_query", "log_h2", "log_long_p", "log_article_tags", "log_time_tags", "log_forms",
     "cjk_share", "h1_tags", "log_li", "log_img", "log_price_classes",
+    # the chain's body, list items, headline agreement
+    "log_chain_body", "chain_body_share", "chain_vs_whole", "log_list_items_max",
+    "log_list_items_sum", "list_items_text_share", "title_h1_match", "date_near_h1",
+    "og_title_h1_match",
+    # URL paths, pagination, page furniture of non-articles
+    "url_paging", "url_tag_author", "url_search", "url_numeric_last", "url_trailing_slash",
+    "url_docs", "url_forum", "log_pager_links", "rel_next", "log_comment_marks",
+    "log_dated_links", "log_slug_links", "log_longest_p", "log_p_in_chain",
+    "log_pre_code", "log_post_marks", "log_cart_marks", "log_prices_text",
+    "heading_share", "log_p", "mean_p_len", "itemprop_offer", "itemprop_article",
+    "log_repeated_long", "log_user_links", "log_h3", "nav_link_share", "log_dl",
+    # the heuristic's answer
+    "heuristic_article", "heuristic_list", "heuristic_other",
 )
 _LIST_WORDS = re.compile(
     r"(?:^|[/_.-])(?:tags?|category|categories|categorie|kategorie|sections?|topics?|archives?|"
@@ -78,21 +105,55 @@ _LD_LIST = frozenset({"collectionpage", "itemlist", "searchresultspage"})
 _LD_OTHER = frozenset({"product", "offer", "aggregateoffer", "softwareapplication", "faqpage",
                        "aboutpage", "contactpage", "profilepage", "event", "recipe", "course",
                        "jobposting", "localbusiness", "service"})
+_DATE_HREF = re.compile(r"(?:19|20)\d\d[/_-](?:0?[1-9]|1[0-2])(?:[/_-](?:[0-2]?\d|3[01]))?")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE_TEXT = re.compile(
+    r"(?:19|20)\d\d[-/.年]\s?\d{1,2}|\d{1,2}[./]\s?\d{1,2}[./]\s?(?:19|20)\d\d|"
+    rf"{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d|"
+    r"\b\d+\s+(?:hours?|minutes?|days?)\s+ago", re.I)
+_PAGING = re.compile(r"/page/\d+|/p/?\d+/?$|[?&](?:page|p|pg|start|offset)=\d+|_\d+\.s?html?$|"
+                     r"/index_\d+", re.I)
+_TAG_AUTHOR = re.compile(r"(?:^|/)(?:tags?|authors?|category|categories|topics?|autor|auteur|label|"
+                         r"people|profile|user|members?)(?:/|$)", re.I)
+_SEARCH = re.compile(r"(?:^|/)(?:search|suche|recherche|buscar)(?:/|$|\?)|"
+                     r"[?&](?:q|s|query|search|keyword)=", re.I)
+_DOCS = re.compile(r"(?:^|/|\.)(?:docs?|wiki|manual|reference|api|howto|guides?|tutorials?|"
+                   r"documentation|learn|kb|help|support)(?:/|$|\.)", re.I)
+_FORUM = re.compile(r"(?:^|/|\.)(?:t|threads?|forums?|questions|comments|viewtopic(?:\.php)?|"
+                    r"topics?|community|r|discussions?|bbs|thread-\d+.*)(?:/|$|\.|\?)", re.I)
+_PAGER_TEXT = re.compile(r"^(?:next|next page|older|older posts|newer posts|previous|prev|»|›|>|>>|"
+                         r"下一页|下页|上一页|尾页|末页|首页|weiter|nächste|suivant|siguiente|volgende|"
+                         r"more|load more|mehr)$", re.I)
+#: The class/id patterns below read lower-cased text (case-insensitive matching is several
+#: times slower in Python's re, and these run on every page).
+_COMMENT = re.compile(r"comment|disqus|reply|kommentar|评论|discussion")
+_POST = re.compile(r"\b(?:post|posts|message|reply|replies|answer|thread|topic|vote|votes|"
+                   r"comment)s?\b|post-|reply-|answer-|message-")
+_CART = re.compile(r"cart|basket|checkout|add-?to|buy|wishlist|price|sku|quantity|qty")
+_PRICE = re.compile(r"[$€£¥]\s?\d[\d,]*(?:[.,]\d\d)?|\d[\d,]*[.,]\d\d\s?(?:€|\$|usd|eur|gbp)", re.I)
+_USER = re.compile(r"/(?:u|user|users|members?|profile|people)/", re.I)
+_SLUG = re.compile(r"(?<![a-z0-9])[a-z0-9]+(?:-[a-z0-9]+){3,}")  # from a word's start: faster
+_WORDS = re.compile(r"\W+")
+_CJK = re.compile("[\u3400-\u9fff]")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_FURNITURE = ("nav", "header", "footer", "aside")
+_NOT_POSTS = frozenset(("p", "li", "a", "span", "br", "td", "tr"))
+_OFFER_PROPS = frozenset(("price", "offers", "pricecurrency", "sku"))
+_ARTICLE_PROPS = frozenset(("author", "datepublished", "articlebody", "headline"))
 
 
 def classify_page(page: Page, main: MainText, fields=None,
-                  model: PageTypeModel | None | bool = True) -> str:
+                  model: PageTypeModel | None | bool = True, body: str | None = None) -> str:
     """``"article"``, ``"list"`` or ``"other"``. ``main``: the attenuation main text of the whole
-    page; ``fields``: the page's :class:`extractors.fields.Fields` (published, authors), if read;
-    ``model``: a :class:`PageTypeModel`, True for the shipped one, False for the heuristic alone."""
+    page; ``fields``: the page's :class:`extractors.fields.Fields` (published, authors, title), if
+    read; ``model``: a :class:`PageTypeModel`, True for the shipped one, False or None for the
+    heuristic alone; ``body``: the chain's main text (furniture removed; default ``main.text``)."""
     guess = heuristic_type(page, main)
-    if guess != "article" or model is False:
-        return guess
     if model is True:
         model = default_page_model()
-    if model is None:
+    if model is None or model is False:
         return guess
-    return model.overrule(page_features(page, main.text, fields))
+    return model.decide(page_features(page, main.text, fields, body, guess), guess)
 
 
 def heuristic_type(page: Page, main: MainText) -> str:
@@ -106,28 +167,67 @@ def heuristic_type(page: Page, main: MainText) -> str:
     return "list" if headline_links >= MIN_LIST_LINKS else "other"
 
 
-def page_features(page: Page, body: str, fields=None) -> np.ndarray:
-    """The :data:`FEATURES` of ``page`` whose whole-page main text is ``body``."""
+def page_features(page: Page, whole: str, fields=None, body: str | None = None,
+                  heuristic: str | None = None) -> np.ndarray:
+    """The :data:`FEATURES` of ``page`` whose whole-page main text is ``whole`` and whose chain
+    body is ``body`` (default ``whole``); ``heuristic``: :func:`heuristic_type`'s answer."""
+    body = whole if body is None else body
     nodes = page.nodes
+    n = len(nodes)
     tags = nodes.tag
-    counts: dict[str, int] = {}
-    for tag in tags:
-        counts[tag] = counts.get(tag, 0) + 1
-    is_link = np.fromiter((t == "a" for t in tags), dtype=bool, count=len(nodes))
-    is_p = np.fromiter((t == "p" for t in tags), dtype=bool, count=len(nodes))
-    headline_links = int(np.count_nonzero(nodes.text[is_link] >= MIN_HEADLINE_LINK_CHARS))
-    total = max(int(nodes.text[0]), 1) if len(nodes) else 1
-    link_share = float(nodes.link_text[0]) / total if len(nodes) else 0.0
-    cjk = sum(1 for ch in body if "\u3400" <= ch <= "\u9fff")
-    length = len(body) + 2 * cjk
+    texts = nodes.text
+    total = max(int(texts[0]), 1) if n else 1
+    tag_array = np.array(tags, dtype=str) if n else np.zeros(0, dtype=str)
+    is_link, is_p = tag_array == "a", tag_array == "p"
+    headline_links = int(np.count_nonzero(texts[is_link] >= MIN_HEADLINE_LINK_CHARS))
+    link_share = float(nodes.link_text[0]) / total if n else 0.0
+    length = _weighted_length(whole)
+    cjk = length - len(whole)
+    chain = _weighted_length(body)
+    counts = Counter(tags)
+    elements, classes, idents = nodes.elements, nodes.classes, nodes.ident
+    marks = Counter((c + " " + d).lower() for c, d in zip(classes, idents) if c or d)
+    distinct, rows_of = list(marks), list(marks.values())
+    comments, posts, carts = (sum(rows_of[k] for k in _matching(pattern, distinct))
+                              for pattern in (_COMMENT, _POST, _CART))
+    link_rows = np.flatnonzero(is_link)
+    pager = 0
+    for row in link_rows[texts[link_rows] <= 14].tolist():
+        anchor = nodes.inner_text(row).strip()
+        pager += bool(anchor) and (anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None)
+    hrefs = [elements[row].get("href") or "" for row in link_rows.tolist()]
+    dated = {hrefs[k] for k in _matching(_DATE_HREF, hrefs)}
+    slugs = {hrefs[k] for k in _matching(_SLUG, [h.lower() for h in hrefs])}
+    users = len(_matching(_USER, hrefs))
+    prices = len(_matching(_PRICE, [t for t in nodes.seg_text if len(t) < 40]))
+    heading_text = int(texts[np.isin(tag_array, _HEADINGS)].sum())
+    furniture_links = int(nodes.links[np.isin(tag_array, _FURNITURE)].sum())
+    offers = article_props = 0
+    for element in (elements[0].xpath("descendant-or-self::*[@itemprop][not(self::a)]")
+                    if n else ()):
+        prop = element.get("itemprop")
+        if prop:
+            prop = prop.lower()
+            offers += prop in _OFFER_PROPS
+            article_props += prop in _ARTICLE_PROPS
+    repeated: Counter = Counter()
+    for row in np.flatnonzero(texts >= 150).tolist():
+        if row and classes[row] and tags[row] not in _NOT_POSTS:
+            repeated[(int(nodes.parent[row]), tags[row], classes[row])] += 1
+    items_max, items_sum, items_share = _list_items(nodes, total)
+    title_h1, og_h1, date_near = _headline(page, fields)
     og = _og_type(page)
     types: set[str] = set()
     for obj in read_jsonld(page.ld_json).objects:
         types |= type_names(obj)
     parts = urlsplit(page.url or "")
+    path_query = parts.path + ("?" + parts.query if parts.query else "")
     segments = [s for s in parts.path.split("/") if s]
     last = _PAGE_SUFFIX.sub("", segments[-1]) if segments else ""
-    prices = sum(1 for c in nodes.classes if "price" in c.lower())
+    price_classes = sum(1 for c in classes if "price" in c.lower())
+    paragraphs = texts[is_p]
+    paragraphs = paragraphs[paragraphs > 0]
+    links = max(int(nodes.links[0]), 1) if n else 1
     values = (
         math.log1p(length), math.log1p(headline_links), math.log1p(int(is_link.sum())),
         link_share, min(length / total, 1.0), math.log1p(length / (headline_links + 1)),
@@ -138,51 +238,120 @@ def page_features(page: Page, body: str, fields=None) -> np.ndarray:
         last.count("-"), not segments, bool(_LIST_WORDS.search(parts.path)),
         bool(_PRODUCT_WORDS.search(parts.path)), bool(_LONG_NUMBER.search(parts.path)),
         bool(parts.query),
-        math.log1p(counts.get("h2", 0)), math.log1p(int(np.count_nonzero(nodes.text[is_p] >= 80))),
+        math.log1p(counts.get("h2", 0)), math.log1p(int(np.count_nonzero(paragraphs >= 80))),
         math.log1p(counts.get("article", 0)), math.log1p(counts.get("time", 0)),
-        math.log1p(counts.get("form", 0)), cjk / max(len(body), 1), min(counts.get("h1", 0), 3),
-        math.log1p(counts.get("li", 0)), math.log1p(counts.get("img", 0)), math.log1p(prices),
+        math.log1p(counts.get("form", 0)), cjk / 2 / max(len(whole), 1),
+        min(counts.get("h1", 0), 3),
+        math.log1p(counts.get("li", 0)), math.log1p(counts.get("img", 0)),
+        math.log1p(price_classes),
+        math.log1p(chain), min(chain / total, 1.0), chain / max(length, 1),
+        math.log1p(items_max), math.log1p(items_sum), items_share, title_h1, date_near, og_h1,
+        bool(_PAGING.search(path_query)), bool(_TAG_AUTHOR.search(parts.path)),
+        bool(_SEARCH.search(path_query)),
+        bool(segments) and re.fullmatch(r"\d+(?:\.s?html?)?", segments[-1]) is not None,
+        parts.path.endswith("/") and bool(segments),
+        bool(_DOCS.search(parts.netloc + parts.path)),
+        bool(_FORUM.search(parts.netloc + path_query)),
+        math.log1p(pager), _rel_next(page), math.log1p(comments), math.log1p(len(dated)), math.log1p(len(slugs)),
+        math.log1p(int(paragraphs.max()) if len(paragraphs) else 0),
+        math.log1p(sum(1 for line in body.split("\n") if len(line) >= 80)),
+        math.log1p(counts.get("pre", 0) + counts.get("code", 0)), math.log1p(posts),
+        math.log1p(carts), math.log1p(prices), heading_text / total, math.log1p(len(paragraphs)),
+        math.log1p(float(paragraphs.mean())) if len(paragraphs) else 0.0,
+        math.log1p(offers), math.log1p(article_props),
+        math.log1p(max(repeated.values(), default=0)), math.log1p(users),
+        math.log1p(counts.get("h3", 0)), furniture_links / links,
+        math.log1p(counts.get("dl", 0)),
+        heuristic == "article", heuristic == "list", heuristic == "other",
     )
     return np.array(values, dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
-class PageTypeModel:
-    """Two logistic regressions over standardised :data:`FEATURES`: article against the rest,
-    then list against other; and the P(article) under which the heuristic's article is overruled."""
+class Forest:
+    """Binary decision trees in flat arrays (scikit-learn's ``tree_`` layout, all trees end to
+    end): a node splits on ``feature`` at ``threshold`` (``x <= threshold`` goes ``left``), a leaf
+    (``left == -1``) holds ``value``, P(positive class); ``roots`` are the trees' first nodes. The
+    forest's probability is the mean over its trees, as scikit-learn's ``predict_proba``."""
 
-    mean: np.ndarray
-    scale: np.ndarray
-    article_w: np.ndarray
-    article_b: float
-    list_w: np.ndarray
-    list_b: float
+    roots: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    value: np.ndarray
+
+    def probability(self, x: np.ndarray) -> float:
+        """P(positive class) of one feature row, all trees walked at once (the row in float32,
+        as scikit-learn's trees compare it)."""
+        x = np.asarray(x, dtype=np.float32)
+        node = self.roots.copy()
+        while True:
+            inner = self.left[node] >= 0
+            if not inner.any():
+                return float(self.value[node].mean())
+            at = node[inner]
+            go_left = x[self.feature[at]] <= self.threshold[at]
+            node[inner] = np.where(go_left, self.left[at], self.right[at])
+
+    def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        return {f"{prefix}_{name}": getattr(self, name)
+                for name in ("roots", "feature", "threshold", "left", "right", "value")}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], prefix: str) -> Forest:
+        try:
+            forest = cls(*(arrays[f"{prefix}_{name}"] for name in
+                           ("roots", "feature", "threshold", "left", "right", "value")))
+        except KeyError as exc:
+            raise ModelError(f"{MODEL_NAME}: no array {exc} in the model") from None
+        nodes = len(forest.feature)
+        if not (len(forest.threshold) == len(forest.left) == len(forest.right)
+                == len(forest.value) == nodes) or not len(forest.roots) \
+                or forest.left.max(initial=-1) >= nodes or forest.right.max(initial=-1) >= nodes \
+                or forest.roots.max() >= nodes or forest.feature.max(initial=0) >= len(FEATURES):
+            raise ModelError(f"{MODEL_NAME}: the {prefix} forest's arrays do not fit together")
+        return forest
+
+
+@dataclass(frozen=True, slots=True)
+class PageTypeModel:
+    """Two forests over :data:`FEATURES`: article against the rest, then list against other; and
+    the P(article) from which a page is an article where the heuristic says so
+    (``article_floor``) and where it does not (``article_rescue``)."""
+
+    article: Forest
+    listing: Forest
     article_floor: float
+    article_rescue: float
 
     def probabilities(self, x: np.ndarray) -> tuple[float, float]:
         """(P(article), P(list | not article)) of one feature row."""
-        z = (x - self.mean) / self.scale
-        return _sigmoid(float(z @ self.article_w) + self.article_b), \
-            _sigmoid(float(z @ self.list_w) + self.list_b)
+        return self.article.probability(x), self.listing.probability(x)
 
-    def overrule(self, x: np.ndarray) -> str:
-        p_article, p_list = self.probabilities(x)
-        if p_article >= self.article_floor:
+    def decide(self, x: np.ndarray, heuristic: str) -> str:
+        """The page type of one feature row whose heuristic answer is ``heuristic`` (the list
+        forest is walked only for a page that is not an article)."""
+        p_article = self.article.probability(x)
+        if p_article >= (self.article_floor if heuristic == "article" else self.article_rescue):
             return "article"
-        return "list" if p_list >= 0.5 else "other"
+        return "list" if self.listing.probability(x) >= 0.5 else "other"
 
     def to_arrays(self) -> dict[str, np.ndarray]:
-        return {"mean": self.mean, "scale": self.scale, "article_w": self.article_w,
-                "article_b": np.array([self.article_b]), "list_w": self.list_w,
-                "list_b": np.array([self.list_b])}
+        return {**self.article.to_arrays("article"), **self.listing.to_arrays("list")}
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], card: dict) -> PageTypeModel:
         if tuple(card.get("features", ())) != FEATURES:
             raise ModelError(f"{MODEL_NAME}: the card's features are not this version's")
-        return cls(arrays["mean"], arrays["scale"], arrays["article_w"],
-                   float(arrays["article_b"][0]), arrays["list_w"], float(arrays["list_b"][0]),
-                   float(card["decision"]["article_floor"]))
+        decision = card.get("decision", {})
+        try:
+            floor, rescue = float(decision["article_floor"]), float(decision["article_rescue"])
+        except (KeyError, TypeError, ValueError):
+            raise ModelError(f"{MODEL_NAME}: the card has no article_floor and article_rescue") \
+                from None
+        return cls(Forest.from_arrays(arrays, "article"), Forest.from_arrays(arrays, "list"),
+                   floor, rescue)
 
 
 def load_page_model(folder: str | Path | None = None) -> PageTypeModel:
@@ -203,20 +372,78 @@ def default_page_model() -> PageTypeModel | None:
         return None
 
 
-def _og_type(page: Page) -> str:
+def _list_items(nodes, total: int) -> tuple[int, int, float]:
+    """List items (an element with a headline-like link and little text, not inside another
+    item) per parent: the most under one parent, how many sit under parents with
+    :data:`MIN_LIST_ITEMS` or more, and those items' share of the page's text."""
+    n = len(nodes)
+    if n < 2:
+        return 0, 0, 0.0
+    parent = nodes.parent
+    item = (nodes.links >= 1) & (nodes.link_text >= MIN_HEADLINE_LINK_CHARS) \
+        & (nodes.text <= MAX_LIST_ITEM_CHARS) & (parent >= 0)
+    rows = np.flatnonzero(item)
+    rows = rows[~item[parent[rows]]]
+    if not len(rows):
+        return 0, 0, 0.0
+    per_parent = np.bincount(parent[rows], minlength=n)
+    listed = rows[per_parent[parent[rows]] >= MIN_LIST_ITEMS]
+    return int(per_parent.max()), len(listed), float(nodes.text[listed].sum()) / total
+
+
+def _headline(page: Page, fields) -> tuple[bool, bool, bool]:
+    """Whether the first ``h1`` agrees with the page's title and with its ``og:title``, and whether
+    a date is written within a few text segments around it."""
+    nodes = page.nodes
+    try:
+        row = nodes.tag.index("h1")
+    except ValueError:
+        return False, False, False
+    h1 = _norm(nodes.inner_text(row))
+    title = _norm(fields.title if fields is not None else "")
+    og_title = _norm(_meta(page, "og:title"))
+    lo = int(nodes.seg_lo[row])
+    near = " ".join(nodes.seg_text[max(lo - 8, 0):lo + 25])
+    return (bool(h1 and title) and (h1 in title or title in h1),
+            bool(h1 and og_title) and (h1 in og_title or og_title in h1),
+            _DATE_TEXT.search(near) is not None)
+
+
+def _norm(text: str | None) -> str:
+    return _WORDS.sub(" ", (text or "").lower()).strip()
+
+
+def _meta(page: Page, prop: str) -> str:
     head = page.root.find("head")
     if head is None:
         return ""
     for meta in head.iter("meta"):
-        if meta.get("property") == "og:type":
-            return (meta.get("content") or "").strip().lower()
+        if meta.get("property") == prop:
+            return (meta.get("content") or "").strip()
     return ""
 
 
-def _sigmoid(value: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(min(value, 60.0), -60.0)))
+def _og_type(page: Page) -> str:
+    return _meta(page, "og:type").lower()
+
+
+def _rel_next(page: Page) -> bool:
+    head = page.root.find("head")
+    return head is not None and any((link.get("rel") or "").lower() == "next"
+                                    for link in head.iter("link"))
+
+
+def _matching(pattern: re.Pattern, texts: list[str]) -> set[int]:
+    """Indices of the ``texts`` where ``pattern`` matches: one regex pass over them joined by NUL
+    (which none of the patterns can match), instead of one search per text."""
+    if not texts:
+        return set()
+    found = [m.start() for m in pattern.finditer("\x00".join(texts))]
+    if not found:
+        return set()
+    starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
+    return set((np.searchsorted(starts, found, side="right") - 1).tolist())
 
 
 def _weighted_length(text: str) -> int:
-    cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff")
-    return len(text) + 2 * cjk
+    return len(text) + 2 * len(_CJK.findall(text))

@@ -12,7 +12,8 @@ __all__ = ["TRAINERS", "add_parser"]
 TRAINERS = {
     "fields": ("fields", "the two-stage SVM node classifier for title, date, author, body (paper 001)"),
     "dwsie": ("dwsie", "the DWSIE node network: list node / content node / other (paper 002)"),
-    "pagetype": ("pagetype", "the page model that checks the page-type heuristic (article / list / other)"),
+    "pagetype": ("pagetype", "the page model that types pages (article / list / other) from page "
+                 "features and the heuristic's answer"),
 }
 _PACKAGE = "evaluation.training"
 
