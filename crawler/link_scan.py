@@ -28,7 +28,6 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from scrapy.http import Response
 from scrapy.linkextractors import IGNORED_EXTENSIONS
-from scrapy.utils.url import url_has_any_extension
 from w3lib.html import strip_html5_whitespace
 from w3lib.url import safe_url_string
 
@@ -44,6 +43,8 @@ __all__ = ["MAX_LINKS_PER_PAGE", "PageScan", "scan_page"]
 MAX_LINKS_PER_PAGE = 5_000
 _LINK_TAGS = ("a", "area")
 _DENY_EXTENSIONS = frozenset("." + extension for extension in IGNORED_EXTENSIONS)
+#: Extensions with a dot of their own (``tar.gz``), which the last-dot look-up cannot see.
+_DENY_LONG_EXTENSIONS = tuple(e for e in _DENY_EXTENSIONS if "." in e[1:])
 
 
 @dataclass(slots=True)
@@ -76,25 +77,61 @@ def scan_page(response: Response, max_links: int = MAX_LINKS_PER_PAGE,
 
 
 def _same_site_links(page: Page, url: str) -> list[str]:
+    """The page's same-site links, in page order, each once.
+
+    Hand-written for speed over Scrapy's ``LinkExtractor`` rules (module docstring), with the same
+    result: news pages carry hundreds of links, most of them repeated (menus, teasers) or off-site
+    (ads, social, other sites of the group), and the full normalisation of each (``urljoin``,
+    ``safe_url_string``, ``urljoin``, the extension test) was the costliest part of the crawl around
+    the extraction: 9 ms a page on the crawl bench's pages, more than the page's parse. So a repeated
+    ``href`` is read once, and an ASCII link whose site already differs after the first join is
+    dropped before its normalisation (``safe_url_string`` keeps an ASCII URL's scheme, host and
+    port but for backslashes, which it reads as slashes; non-ASCII hosts change by IDNA: links
+    with either take the full road).
+    """
     base, site, encoding = _base_url(page.root, url), site_origin(url), page.encoding
     if encoding in ("unicode", "ascii"):
         encoding = "utf-8"
     found: dict[str, None] = {}
+    hrefs: set[str] = set()
     for element in page.root.iter(*_LINK_TAGS):
         href = element.get("href")
-        if href is None:
+        if href is None or href in hrefs:
             continue
+        hrefs.add(href)
         try:
-            link = safe_url_string(urljoin(base, strip_html5_whitespace(href)), encoding=encoding)
-            link = urljoin(url, link)
+            joined = urljoin(base, strip_html5_whitespace(href))
+            if joined.isascii() and "\\" not in joined and site_origin(joined) != site:
+                continue
+            link = urljoin(url, safe_url_string(joined, encoding=encoding))
             parts = urlsplit(link)
         except ValueError:  # a bogus link (bad port, bad IPv6 literal...)
             continue
-        if parts.scheme not in FETCHABLE_SCHEMES or url_has_any_extension(link, _DENY_EXTENSIONS):
+        if parts.scheme not in FETCHABLE_SCHEMES or _ignored_extension(parts.path):
             continue
         if site_origin(link) == site:
             found.setdefault(link, None)
     return list(found)
+
+
+def _ignored_extension(path: str) -> bool:
+    """Scrapy's ``url_has_any_extension(link, IGNORED_EXTENSIONS)`` (the path as ``urlparse``
+    cuts it, lower-cased, ending in one of the extensions) by one set look-up instead of 91
+    ``endswith`` calls per link.
+
+    >>> _ignored_extension("/a/b.PDF"), _ignored_extension("/a.b/c"), _ignored_extension("/x.tar.gz")
+    (True, False, True)
+    >>> _ignored_extension("/f.zip;v=1"), _ignored_extension("/a;b/c.html")
+    (True, False)
+    """
+    if ";" in path:  # urlparse's params: cut from the last segment's first ";"
+        cut = path.find(";", max(path.rfind("/"), 0))
+        path = path[:cut] if cut >= 0 else path
+    path = path.lower()
+    dot = path.rfind(".")
+    if dot < 0:
+        return False
+    return path[dot:] in _DENY_EXTENSIONS or any(map(path.endswith, _DENY_LONG_EXTENSIONS))
 
 
 def _base_url(root: etree._Element, url: str) -> str:
