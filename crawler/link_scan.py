@@ -43,6 +43,12 @@ __all__ = ["MAX_LINKS_PER_PAGE", "PageScan", "scan_page"]
 MAX_LINKS_PER_PAGE = 5_000
 _LINK_TAGS = ("a", "area")
 _DENY_EXTENSIONS = frozenset("." + extension for extension in IGNORED_EXTENSIONS)
+#: Outcomes of absolute and root-relative hrefs kept, keyed by the page's site, ``<base>``
+#: origin, encoding and href (about 200 bytes each: 10 MB at most); forgotten all at once when
+#: full. Shared by the scan threads (dict reads and writes are atomic).
+MAX_KNOWN_LINKS = 50_000
+_KNOWN_LINKS: dict[tuple[tuple[str, str, str], str], str | None] = {}
+_UNKNOWN = object()
 #: Extensions with a dot of their own (``tar.gz``), which the last-dot look-up cannot see.
 _DENY_LONG_EXTENSIONS = tuple(e for e in _DENY_EXTENSIONS if "." in e[1:])
 
@@ -84,14 +90,19 @@ def _same_site_links(page: Page, url: str) -> list[str]:
     (ads, social, other sites of the group), and the full normalisation of each (``urljoin``,
     ``safe_url_string``, ``urljoin``, the extension test) was the costliest part of the crawl around
     the extraction: 9 ms a page on the crawl bench's pages, more than the page's parse. So a repeated
-    ``href`` is read once, and an ASCII link whose site already differs after the first join is
+    ``href`` is read once, an ASCII link whose site already differs after the first join is
     dropped before its normalisation (``safe_url_string`` keeps an ASCII URL's scheme, host and
     port but for backslashes, which it reads as slashes; non-ASCII hosts change by IDNA: links
-    with either take the full road).
+    with either take the full road), and the outcome of an absolute or root-relative ``href``,
+    which does not depend on the page's path, is kept for the site's next pages
+    (:data:`MAX_KNOWN_LINKS`): the menus and teasers of a site repeat on every page (82 % of
+    those links on the crawl bench's pages were seen on an earlier page of their site).
     """
     base, site, encoding = _base_url(page.root, url), site_origin(url), page.encoding
     if encoding in ("unicode", "ascii"):
         encoding = "utf-8"
+    base_parts = urlsplit(base)
+    origin = (site, f"{base_parts.scheme}://{base_parts.netloc}", encoding)
     found: dict[str, None] = {}
     hrefs: set[str] = set()
     for element in page.root.iter(*_LINK_TAGS):
@@ -99,19 +110,35 @@ def _same_site_links(page: Page, url: str) -> list[str]:
         if href is None or href in hrefs:
             continue
         hrefs.add(href)
-        try:
-            joined = urljoin(base, strip_html5_whitespace(href))
-            if joined.isascii() and "\\" not in joined and site_origin(joined) != site:
-                continue
-            link = urljoin(url, safe_url_string(joined, encoding=encoding))
-            parts = urlsplit(link)
-        except ValueError:  # a bogus link (bad port, bad IPv6 literal...)
-            continue
-        if parts.scheme not in FETCHABLE_SCHEMES or _ignored_extension(parts.path):
-            continue
-        if site_origin(link) == site:
+        href = strip_html5_whitespace(href)
+        # an absolute or root-relative link reads the same on every page of the site
+        key = (origin, href) if href[:1] == "/" and href[:2] != "//" or \
+            href.startswith(("http://", "https://")) else None  # fmt: skip
+        link = _KNOWN_LINKS.get(key, _UNKNOWN) if key is not None else _UNKNOWN
+        if link is _UNKNOWN:
+            link = _link(href, base, url, site, encoding)
+            if key is not None:
+                if len(_KNOWN_LINKS) >= MAX_KNOWN_LINKS:
+                    _KNOWN_LINKS.clear()
+                _KNOWN_LINKS[key] = link
+        if link is not None:
             found.setdefault(link, None)
     return list(found)
+
+
+def _link(href: str, base: str, url: str, site: str, encoding: str) -> str | None:
+    """The followed form of one ``href`` (stripped) of the page at ``url``, or None."""
+    try:
+        joined = urljoin(base, href)
+        if joined.isascii() and "\\" not in joined and site_origin(joined) != site:
+            return None
+        link = urljoin(url, safe_url_string(joined, encoding=encoding))
+        parts = urlsplit(link)
+    except ValueError:  # a bogus link (bad port, bad IPv6 literal...)
+        return None
+    if parts.scheme not in FETCHABLE_SCHEMES or _ignored_extension(parts.path):
+        return None
+    return link if site_origin(link) == site else None
 
 
 def _ignored_extension(path: str) -> bool:

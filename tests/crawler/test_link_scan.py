@@ -39,13 +39,15 @@ HREFS = [
 ]
 
 
-def _full_road(hrefs: list[str], url: str, encoding: str = "utf-8") -> list[str]:
+def _full_road(hrefs: list[str], url: str, encoding: str = "utf-8", base: str = "") -> list[str]:
     """Every link normalised in full, then filtered (the scan before its shortcuts)."""
     site, found = site_origin(url), {}
     deny = ["." + e for e in IGNORED_EXTENSIONS]
+    joined_to = urljoin(url, base.split('"')[1]) if base else url
     for href in hrefs:
         try:
-            link = safe_url_string(urljoin(url, strip_html5_whitespace(href)), encoding=encoding)
+            link = safe_url_string(urljoin(joined_to, strip_html5_whitespace(href)),
+                                   encoding=encoding)
             link = urljoin(url, link)
             parts = urlsplit(link)
         except ValueError:
@@ -72,6 +74,22 @@ def test_scan_keeps_the_links_of_the_full_road() -> None:
     assert "http://www.news.example:8080/a/%C3%BCmlaut%2012.html" in links
     assert not any(urlsplit(link).hostname == "other.example" or link.endswith(".tar.gz")
                    for link in links)
+
+
+def test_links_kept_from_earlier_pages_of_the_site_read_as_on_this_page() -> None:
+    """Absolute and root-relative links are kept for the site's next pages; relative ones (even
+    one spelt like a scheme) and another <base> are read again."""
+    hrefs = ["/a/1.html", "http-guide.html", "https://news.example/a/2.html", "./x.html",
+             "http://www.news.example:8080/a/3.html", "/files/report.pdf"]
+    pages = [("http://www.news.example:8080/world/today.html", ""),
+             ("http://www.news.example:8080/sport/deep/page.html", ""),
+             ("http://www.news.example:8080/sport/deep/page.html",
+              '<base href="http://news.example:8080/other/">'),
+             ("https://news.example/a/9.html", "")]
+    for url, base in pages:
+        body = _page(hrefs).replace(b"<title>", base.encode() + b"<title>")
+        links = scan_page(HtmlResponse(url, body=body, encoding="utf-8")).links
+        assert links == _full_road(hrefs + ["/a/area.html"], url, base=base), url
 
 
 def test_extension_test_agrees_with_scrapys() -> None:
