@@ -26,7 +26,8 @@ MIN_TEXT_CHARS = 200
 
 #: Held for py3langid's first classification, which loads its model: py3langid's own check (a
 #: module global still None) is not thread-safe, and the crawl's extraction threads all start at
-#: once, so each loaded the model (~0.6 s of CPU each, about 3.5 s of a 250-page crawl).
+#: once, so each loaded the model (~0.6 s of CPU each, about 3.5 s of a 250-page crawl). Module
+#: state because the model it guards is py3langid's own module global.
 _FIRST_USE = threading.Lock()
 _model_loaded = False
 

@@ -15,7 +15,7 @@ from w3lib.html import strip_html5_whitespace
 from w3lib.url import safe_url_string
 
 import crawler.link_scan
-from crawler.link_scan import _ignored_extension, scan_page
+from crawler.link_scan import KnownLinks, _ignored_extension, scan_page
 from crawler.scope import FETCHABLE_SCHEMES, site_origin
 
 URL = "http://www.news.example:8080/world/today.html"
@@ -70,6 +70,9 @@ def test_scan_keeps_the_links_of_the_full_road() -> None:
     response = HtmlResponse(URL, body=_page(HREFS), encoding="utf-8")
     links = scan_page(response).links
     assert links == _full_road(HREFS + ["/a/area.html"], URL)
+    known = KnownLinks()  # read twice through the spider's kept outcomes: the same
+    assert scan_page(response, known=known).links == links
+    assert scan_page(response, known=known).links == links
     assert "http://www.news.example:8080/@other.example/a/17.html" in links  # the full road
     assert "http://www.news.example:8080/a/%C3%BCmlaut%2012.html" in links
     assert not any(urlsplit(link).hostname == "other.example" or link.endswith(".tar.gz")
@@ -86,10 +89,16 @@ def test_links_kept_from_earlier_pages_of_the_site_read_as_on_this_page() -> Non
              ("http://www.news.example:8080/sport/deep/page.html",
               '<base href="http://news.example:8080/other/">'),
              ("https://news.example/a/9.html", "")]
+    known = KnownLinks()
     for url, base in pages:
         body = _page(hrefs).replace(b"<title>", base.encode() + b"<title>")
-        links = scan_page(HtmlResponse(url, body=body, encoding="utf-8")).links
+        links = scan_page(HtmlResponse(url, body=body, encoding="utf-8"), known=known).links
         assert links == _full_road(hrefs + ["/a/area.html"], url, base=base), url
+    assert len(known) > 0  # the later pages read from it
+    small = KnownLinks(max_links=2)
+    for n in range(5):
+        small.put((("s", "o", "utf-8"), f"/a/{n}"), None)
+    assert len(small) <= 2
 
 
 def test_extension_test_agrees_with_scrapys() -> None:
