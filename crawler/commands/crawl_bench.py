@@ -1,8 +1,9 @@
 """``newscrawl crawl-bench``: how the crawl scales with workers, and what it costs over extraction.
 
 Serves real pages of evaluation sets (``~/.cache/newsdata`` or ``--data``) as ``--sites`` local
-sites on loopback ports (a front page ``/`` listing its articles ``/a/N.html``; each response waits
-``--delay`` seconds, as a remote site would), then:
+sites, each on a loopback address of its own (127.0.0.1, 127.0.0.2...; a front page ``/``
+listing its articles ``/a/N.html``; each response waits ``--delay`` seconds, as a remote site
+would), then:
 
 1. **workers**: for each count of ``--workers`` (1 and 2), a distributed crawl of every site with
    that many ``newscrawl worker`` processes on one Redis (``--redis URL``, whose database is
@@ -70,7 +71,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 class _Sites:
-    """``count`` loopback sites sharing ``pages``; the server-side span of the requests."""
+    """``count`` loopback sites sharing ``pages``; the server-side span of the requests.
+
+    Each site has a loopback address of its own (127.0.0.1, 127.0.0.2...: Linux answers the whole
+    127/8 on ``lo``), as separate sites have separate hosts: Scrapy's download slots are per host
+    name, so sites told apart by their port alone shared one slot and its
+    ``CONCURRENT_REQUESTS_PER_DOMAIN`` (4): one worker never had more than 4 requests in flight.
+    """
 
     def __init__(self, pages: list[bytes], count: int) -> None:
         self.delay = 0.0
@@ -80,11 +87,11 @@ class _Sites:
         self.cpu = _CpuWatch()
         self.servers: list[ThreadingHTTPServer] = []
         shares = [pages[n::count] for n in range(count)]
-        for share in shares:
-            self.servers.append(self._server(share))
-        self.bases = [f"http://127.0.0.1:{s.server_address[1]}" for s in self.servers]
+        for n, share in enumerate(shares):
+            self.servers.append(self._server(share, f"127.0.0.{n % 254 + 1}"))
+        self.bases = [f"http://{s.server_address[0]}:{s.server_address[1]}" for s in self.servers]
 
-    def _server(self, share: list[bytes]) -> ThreadingHTTPServer:
+    def _server(self, share: list[bytes], address: str) -> ThreadingHTTPServer:
         sites = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -115,7 +122,7 @@ class _Sites:
             def log_message(self, *args: object) -> None:
                 pass
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server = ThreadingHTTPServer((address, 0), Handler)
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         return server
