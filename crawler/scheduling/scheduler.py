@@ -42,6 +42,7 @@ from crawler.scheduling.leases import LeaseKeys, LeaseQueue
 from crawler.scheduling.seen import REFETCH_AFTER_DAYS
 from pipelines.redis_link import HELD, PROBE_MAX_S, redis_link
 from crawler.rounds import ROUND_META
+from crawler.scope import site_origin
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
 from pipelines.redis_client import check_reachable, crawl_redis_url, crawler_redis
@@ -59,10 +60,17 @@ DEFAULT_REAP_INTERVAL_S = 5.0
 #: reconnected (probe back-off at most PROBE_MAX_S) and renewed or acknowledged the leases it held
 #: through the outage (they may have expired meanwhile).
 REAP_GRACE_S = 2 * PROBE_MAX_S
+#: Sites whose requests queued are counted (:meth:`SharedQueueScheduler._score`) before the counts
+#: start over.
+MAX_SITES_COUNTED = 100_000
 
 
 class SharedQueueScheduler(Scheduler):
     """scrapy-redis scheduler whose requests are leased until done; see the module docstring."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._site_turns: dict[str, int] = {}  # requests queued per site (_score)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> SharedQueueScheduler:
@@ -150,7 +158,7 @@ class SharedQueueScheduler(Scheduler):
         parent = request.meta.pop(LEASE_META, None)  # a redirect or retry of a leased request
         fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
         member = self._encode(request).decode("utf-8")
-        data = {"member": member, "score": -request.priority, "fp": fingerprint,
+        data = {"member": member, "score": self._score(request), "fp": fingerprint,
                 "fr": request.meta.get(ROUND_META)}  # fmt: skip
         result = self.link.send("push", data)
         self.tracker.hand_over(parent)
@@ -191,6 +199,27 @@ class SharedQueueScheduler(Scheduler):
         if self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
         return request
+
+    def _score(self, request: Request) -> float:
+        """The queue score: ``-priority`` (scrapy-redis's layout), plus ``k / (k + 1)`` for the
+        request that is the ``k``-th this worker queued for its site (0 for the first).
+
+        The fraction stays under 1, so priorities keep their order; within one priority it hands
+        out the sites' requests in turn (every site's first, then every site's second...) instead
+        of in the order of their serialised JSON (all of one site's articles, then the next
+        site's). That order made a worker's requests wait for the shared per-site slots of one
+        site (``NEWSCRAWL_SITE_CONCURRENCY``) while holding its ``CONCURRENT_REQUESTS``, with other
+        sites' slots free: on the crawl bench (8 sites, 0.3 s per response) one worker fetched
+        8 pages/s where its 8 requests in flight allow 26. Scrapy's ``DownloaderAwarePriorityQueue``
+        does the same for one process's own queue; counts are this worker's (a rough turn when
+        several workers queue for one site, never a reordering across priorities).
+        """
+        site = site_origin(request.url)
+        turn = self._site_turns.get(site, 0)
+        if len(self._site_turns) >= MAX_SITES_COUNTED and site not in self._site_turns:
+            self._site_turns.clear()  # bounded memory: the turns start over
+        self._site_turns[site] = turn + 1
+        return -request.priority + turn / (turn + 1)
 
     def _encode(self, request: Request) -> bytes:
         """scrapy-redis's queue encoding (``Request.to_dict`` through the queue's serializer), from

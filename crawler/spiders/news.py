@@ -54,7 +54,7 @@ from twisted.python.failure import Failure
 from crawler.settings import NEWSCRAWL_RECORDS_WAIT
 from crawler.downloadermiddlewares.address_guard import SEED_ORIGIN
 from crawler.failures import failure_reason
-from crawler.link_scan import MAX_LINKS_PER_PAGE, PageScan, scan_page
+from crawler.link_scan import MAX_LINKS_PER_PAGE, KnownLinks, PageScan, scan_page
 from crawler.page_item import PARSED, page_item, skip_reason
 from crawler.rounds import ROUND_META, is_front
 from crawler.routing import route
@@ -133,6 +133,7 @@ class NewsSpider(scrapy.Spider):
         self._record_board: RecordBoard | None | bool = False  # False: not looked up yet
         self.records_wait = DEFAULT_RECORDS_WAIT
         self.sibling_templates: set[str] = set()  # templates whose sibling was requested
+        self.known_links = KnownLinks()  # hrefs read on earlier pages (crawler.link_scan)
         self.round = int(time.time())  # the round of this crawl's fronts (crawler.rounds)
         self.round_number, self.rounds_left, self.round_every = 1, 0, 3600.0
         self.round_started_at, self._next_round_at = time.time(), None
@@ -300,7 +301,8 @@ class NewsSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             return PageScan()
         max_bytes = self.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES") or DEFAULT_MAX_BYTES
-        return await run_in_thread(scan_page, response, self.max_links, max_bytes)
+        return await run_in_thread(scan_page, response, self.max_links, max_bytes,
+                                   self.known_links)
 
     def record_board(self) -> RecordBoard | None:
         """The extract pipeline's record board (Scrapy's ``crawler.get_item_pipeline``, looked up

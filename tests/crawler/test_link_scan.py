@@ -1,0 +1,114 @@
+"""The link scan's shortcuts (a repeated href read once, an off-site ASCII link dropped before its
+normalisation, the extension test by set look-up) keep the result of the full road: every href
+joined, made safe by ``safe_url_string``, joined again, then filtered by scheme, by Scrapy's
+``url_has_any_extension`` and by site."""
+
+from __future__ import annotations
+
+import doctest
+from urllib.parse import urljoin, urlsplit
+
+from scrapy.http import HtmlResponse
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+from scrapy.utils.url import url_has_any_extension
+from w3lib.html import strip_html5_whitespace
+from w3lib.url import safe_url_string
+
+import crawler.link_scan
+from crawler.link_scan import KnownLinks, _ignored_extension, scan_page
+from crawler.scope import FETCHABLE_SCHEMES, site_origin
+
+URL = "http://www.news.example:8080/world/today.html"
+HREFS = [
+    "/a/1.html", "/a/1.html", "a/2.html", "../up.html", "?page=2", "#top", "",
+    "http://news.example:8080/a/3.html",  # www. dropped: same site
+    "HTTP://WWW.NEWS.EXAMPLE:8080/a/4.html",  # case
+    "http://news.example:80/a/5.html",  # another port: another site
+    "https://news.example:8080/a/6.html",  # another scheme: another site
+    "http://other.example/a/7.html", "//other.example/x", "//news.example:8080/a/8.html",
+    "http:\\\\news.example:8080\\a\\9.html",  # backslashes, read as slashes by safe_url_string
+    "http:\\\\other.example\\a\\10.html",
+    # off-site to urlsplit (host after the "@"), on-site once safe_url_string reads the
+    # backslash as a slash: it must take the full road
+    "http://www.news.example:8080\\@other.example/a/17.html",
+    "http://bücher.example/a/11.html", "/a/ümlaut 12.html", "/a/%7Etilde.html",
+    "/files/report.PDF", "/files/archive.tar.gz", "/files/x.zip;v=1", "/a;b/13.html",
+    "/img/photo.jpg?size=2", "/a/14.html#comments", " /a/15.html\n", "javascript:void(0)",
+    "mailto:desk@news.example", "http://[::1/bad", "http://news.example:99999/bad",
+    "http://news.example:8080/a/16.html", "/a/16.html",
+]
+
+
+def _full_road(hrefs: list[str], url: str, encoding: str = "utf-8", base: str = "") -> list[str]:
+    """Every link normalised in full, then filtered (the scan before its shortcuts)."""
+    site, found = site_origin(url), {}
+    deny = ["." + e for e in IGNORED_EXTENSIONS]
+    joined_to = urljoin(url, base.split('"')[1]) if base else url
+    for href in hrefs:
+        try:
+            link = safe_url_string(urljoin(joined_to, strip_html5_whitespace(href)),
+                                   encoding=encoding)
+            link = urljoin(url, link)
+            parts = urlsplit(link)
+        except ValueError:
+            continue
+        if parts.scheme not in FETCHABLE_SCHEMES or url_has_any_extension(link, deny):
+            continue
+        if site_origin(link) == site:
+            found.setdefault(link, None)
+    return list(found)
+
+
+def _page(hrefs: list[str]) -> bytes:
+    anchors = "".join(f'<li><a href="{h}">link</a></li>' for h in hrefs)
+    return f'<html><head><meta charset="utf-8"><title>t</title></head><body><ul>{anchors}' \
+           f'<map><area href="/a/area.html"></map></ul><p>{"text " * 50}</p></body></html>' \
+        .encode()
+
+
+def test_scan_keeps_the_links_of_the_full_road() -> None:
+    response = HtmlResponse(URL, body=_page(HREFS), encoding="utf-8")
+    links = scan_page(response).links
+    assert links == _full_road(HREFS + ["/a/area.html"], URL)
+    known = KnownLinks()  # read twice through the spider's kept outcomes: the same
+    assert scan_page(response, known=known).links == links
+    assert scan_page(response, known=known).links == links
+    assert "http://www.news.example:8080/@other.example/a/17.html" in links  # the full road
+    assert "http://www.news.example:8080/a/%C3%BCmlaut%2012.html" in links
+    assert not any(urlsplit(link).hostname == "other.example" or link.endswith(".tar.gz")
+                   for link in links)
+
+
+def test_links_kept_from_earlier_pages_of_the_site_read_as_on_this_page() -> None:
+    """Absolute and root-relative links are kept for the site's next pages; relative ones (even
+    one spelt like a scheme) and another <base> are read again."""
+    hrefs = ["/a/1.html", "http-guide.html", "https://news.example/a/2.html", "./x.html",
+             "http://www.news.example:8080/a/3.html", "/files/report.pdf"]
+    pages = [("http://www.news.example:8080/world/today.html", ""),
+             ("http://www.news.example:8080/sport/deep/page.html", ""),
+             ("http://www.news.example:8080/sport/deep/page.html",
+              '<base href="http://news.example:8080/other/">'),
+             ("https://news.example/a/9.html", "")]
+    known = KnownLinks()
+    for url, base in pages:
+        body = _page(hrefs).replace(b"<title>", base.encode() + b"<title>")
+        links = scan_page(HtmlResponse(url, body=body, encoding="utf-8"), known=known).links
+        assert links == _full_road(hrefs + ["/a/area.html"], url, base=base), url
+    assert len(known) > 0  # the later pages read from it
+    small = KnownLinks(max_links=2)
+    for n in range(5):
+        small.put((("s", "o", "utf-8"), f"/a/{n}"), None)
+    assert len(small) <= 2
+
+
+def test_extension_test_agrees_with_scrapys() -> None:
+    deny = ["." + e for e in IGNORED_EXTENSIONS]
+    paths = ["/a.pdf", "/a.PDF", "/a.b/c", "/x.tar.gz", "/x.gz", "/f.zip;v=1", "/a;b/c.html",
+             "/.pdf", "/pdf", "", "/a/b.html", "/a.mp4/", "/a.jpeg;x/y.png", "/a.doc;"]
+    for path in paths:
+        assert _ignored_extension(path) == url_has_any_extension("http://h" + path, deny), path
+
+
+def test_docstring_examples_hold() -> None:
+    result = doctest.testmod(crawler.link_scan)
+    assert result.attempted > 0 and result.failed == 0
