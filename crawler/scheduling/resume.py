@@ -168,6 +168,10 @@ class ResumableScheduler(Scheduler):
             pending, self._seen, self._fronts, crawl_round = self._read_existing()
             if pending and crawl_round is not None and hasattr(spider, "round"):
                 spider.round = crawl_round  # an unfinished crawl: resume its round, not a new one
+            elif crawl_round is not None and getattr(spider, "round", None) is not None:
+                # the next round: a round is its start second, and a run starting within the
+                # second the last one started must not take its round (its fronts would be seen)
+                spider.round = max(spider.round, crawl_round + 1)
         self._rewrite(pending, getattr(spider, "round", None))
         return result
 

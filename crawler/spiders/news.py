@@ -210,7 +210,10 @@ class NewsSpider(scrapy.Spider):
         if now >= self._next_round_at:
             self.rounds_left -= 1
             self.round_number += 1
-            self.round, self.round_started_at, self._next_round_at = int(now), now, None
+            # a round is its start second, always after the last (--every 0 starts the next
+            # round within the second the last one started when its crawl is short)
+            self.round = max(int(now), self.round + 1)
+            self.round_started_at, self._next_round_at = now, None
             self.crawler.stats.set_value("newscrawl/rounds", self.round_number)
             for url in self.seeds:
                 site = self.sites.get(url)

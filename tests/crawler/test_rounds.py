@@ -193,3 +193,16 @@ def test_refetch_after_takes_a_number_of_days_and_sets_the_setting(capsys) -> No
         with pytest.raises(SystemExit):
             build_parser().parse_args(["crawl", "--refetch-after", bad, "http://a/"])
         assert "not a number of days" in capsys.readouterr().err
+
+
+def test_a_run_in_the_same_second_as_the_last_round_is_still_a_new_round(tmp_path: Path) -> None:
+    """A round is the second it started in; a run whose round number is the journal's last (two
+    short runs within one second: here pinned with NEWSCRAWL_ROUND) takes the next one, so its
+    fronts are fetched again. Before, the second run's front counted as seen."""
+    GrowingFront.visible = GrowingFront.front_fetches = 0
+    out, pinned = tmp_path / "out", f"NEWSCRAWL_ROUND={int(time.time())}"
+    with serve(GrowingFront) as base:
+        _crawl(base, out, "-s", pinned)
+        _crawl(base, out, "-s", pinned)
+    assert GrowingFront.front_fetches == 2
+    assert _articles(jsonl_items(out)) == [f"/news/story-{n:05d}" for n in range(6)]
