@@ -74,13 +74,13 @@ WEAK_FURNITURE_WORDS = (
 MAX_WEAK_SHARE = 0.5
 #: Weak evidence does not remove a box whose parent holds this many text paragraphs (``p``): set
 #: among the story's paragraphs it is part of the story on the silver sets (cx_bbc's
-#: ``aside.pullout`` analysis boxes and ``sidebar-holder`` quotes are in its gold).
+#: ``aside.pullout`` analysis boxes and ``sidebar-holder`` quotes are in its gold). The exemption
+#: is not for an element the page hides itself (``hidden``, ``display: none``, ``visibility:
+#: hidden`` in its style): a hidden paragraph among the story's is not shown to a reader
+#: (readability_testpages' hidden-nodes 0.48 -> 0.99; every page: readability_testpages 0.9309 ->
+#: 0.9334, wcxb_dev 0.8219 -> 0.8220, gne 0.9852 -> 0.9827 (one 163.com page whose silver gold
+#: keeps a hidden teaser of another story), the other sets unchanged).
 MIN_PARAGRAPH_SIBLINGS = 2
-#: That exemption is not for an element the page hides itself (``hidden``, ``display: none``,
-#: ``visibility: hidden`` in its style): a hidden paragraph among the story's is not shown to a
-#: reader (readability_testpages' hidden-nodes 0.48 -> 0.99; every page: readability_testpages
-#: 0.9309 -> 0.9334, wcxb_dev 0.8219 -> 0.8220, gne 0.9852 -> 0.9827 (one 163.com page whose
-#: silver gold keeps a hidden teaser of another story), the other sets unchanged).
 #: Words that name the story's own container. A block holding over :data:`MAX_STRONG_SHARE` of
 #: the page's non-link text whose name also holds one of them stays even with a strong word
 #: ("body-ad-wrapper", "share-btn ... post", "block-body js-reply"): the page builder named the

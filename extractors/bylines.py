@@ -70,14 +70,15 @@ _NOT_BYLINE = frozenset({"the", "a", "an", "email", "e-mail", "mail", "phone", "
 _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "text", "texto"})
 #: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
 #: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
-#: A dateline then a name and nothing else: "11.12.2019 - Amelie Loevenich", "2019-12-11 | Jane
-#: Roe" (the name of two or three capitalised words).
-_DATE_NAME = re.compile(r"^(?:\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4})"
-                        r"\s*[-–—|•·]\s*(?P<name>[A-ZÀ-ÖØ-Þ][\w'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w.'-]+){1,2})\s*$")
 _BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
                       r"((?i:(?:written\s+|posted\s+|geschrieben\s+|verfasst\s+)?by|von|par|por|"
                       r"door|text|texto|autor|autorin|author|auteur|redaktion)\s*:?\s+"
                       r"[A-ZÀ-ÖØ-Þ][\w.'-]+\s+[A-ZÀ-ÖØ-Þ].*)")
+#: A dateline then a name and nothing else: "11.12.2019 - Amelie Loevenich", "2019-12-11 | Jane
+#: Roe" (the name of two or three capitalised words).
+_DATE_NAME = re.compile(r"^(?:\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|"
+                        r"\d{1,2}/\d{1,2}/\d{4})\s*[-–—|•·]\s*"
+                        r"(?P<name>[A-ZÀ-ÖØ-Þ][\w'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w.'-]+){1,2})\s*$")
 #: Words of an outlet's name, not a person's ("By BBC News", "Von: Ostbelgien Direkt").
 _OUTLET = re.compile(r"(?i)\b(?:news|press|times|media|blog|magazin\w*|zeitung|online|tv|radio|"
                      r"daily|post|journal|direkt|welle|network|group|agency|team|herald|"

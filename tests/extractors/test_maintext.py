@@ -232,8 +232,8 @@ def test_a_caption_or_a_printed_url_beside_the_region_stays_out():
     page = parse_page(b"<html><body><div class='wrap'>"
                       b"<div class='teaser'>The harbour was closed for a week after the storm, and "
                       b"the fishing fleet stayed at its moorings while the wind blew.</div>"
-                      b"<div class='photo-credit'>A photograph of the harbour at dawn, taken from the "
-                      b"old pier by our staff photographer during the storm last week.</div>"
+                      b"<div class='photo-credit'>A photograph of the harbour at dawn, taken "
+                      b"from the old pier by our staff photographer during the storm last week.</div>"
                       b"<div>https://news.example/a/very/long/path/to/the/story/of/the/harbour/at/"
                       b"dawn/and/the/storm.html</div>"
                       b"<div class='story'><p>" + b"The storm closed the harbour for a week. " * 8
