@@ -42,9 +42,14 @@ def _navigation_texts(document: bytes, gold_body: str) -> list[str]:
 #: under DLmax, so attenuation alone keeps it (paper 000's known weakness); template matching against a
 #: sibling (paper 003) is what removes such blocks.
 TEASERS_KEPT = pytest.mark.xfail(strict=True, reason="teaser list with descriptions: DL < DLmax")
+#: chron.com's photo gallery sets its overlay (hidden until opened, by a ``hidden`` class only)
+#: inside the story, titled with the headline, which the page's menu also links to.
+GALLERY_TITLE_KEPT = pytest.mark.xfail(strict=True, reason="a hidden gallery overlay's title")
 #: Readability's hidden-nodes test page holds no link at all: nothing to leave out.
 NO_LINKS = pytest.mark.skip(reason="a test page without links")
 NAVIGATION_CASES = [pytest.param(g, marks=TEASERS_KEPT) if g["file"] == "pages/aeb-00179.html"
+                    else pytest.param(g, marks=GALLERY_TITLE_KEPT)
+                    if g["file"] == "pages/aeb-00109.html"
                     else pytest.param(g, marks=NO_LINKS)
                     if g["file"] == "pages/readability_testpages-00042.html" else g
                     for g in ARTICLES]

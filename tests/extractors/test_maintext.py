@@ -254,6 +254,18 @@ def test_a_consent_platforms_banner_is_furniture():
     _assert_snippets(gold, result, "wired.com")
 
 
+def test_a_photo_carousels_captions_inside_the_story_are_not_body():
+    # aeb (MIT): chron.com sets a photo carousel inside its article body; each photo's caption is
+    # written four times over (full and truncated, in the slide and in the control panel,
+    # ``div.caption``, ``p.wp-caption-text``-style names) with "Caption" / "Close" buttons; taken
+    # as body they were a fifth of it (page F1 0.88).
+    gold, result = _extract("aeb-00109.html")
+    caption = "a long row of unsold E-Pace sports-utility vehicles"
+    assert caption in result.page.root.text_content()  # the page has it; the body must not
+    assert caption not in result.body and caption not in gold["body"]
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.95
+
+
 def test_paragraphs_the_page_hides_are_not_part_of_the_story():
     # readability_testpages (Apache-2.0): hidden-nodes sets paragraphs with display:none and the
     # hidden attribute among the visible ones (the same Lorem ipsum); kept as paragraphs of the
