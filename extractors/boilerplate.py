@@ -109,6 +109,13 @@ COMMENT_WORDS = ("comment*", "disqus", "respond", "reply", "replies")
 #: 0.9592 -> 0.9533 (captions in their gold); cx_163 and gne unchanged.
 CAPTION_WORDS = ("caption*",)
 MAX_CAPTION_CHARS = 500
+#: The consent words among :data:`FURNITURE_WORDS`: like comment words, they remove a block
+#: whatever its share of the page (a consent platform's preference panel is never the story's
+#: wrapper, and on a forum page whose posts are comment-named it held over half the page's text:
+#: OneTrust's panel was the body of four wcxb_dev forum pages). "cookie*" is not among them (a
+#: recipe site's "cookie-recipes" wrapper). wcxb_dev 0.8213 -> 0.8224 (3 pages gain, none lose),
+#: aeb, big9, readability_testpages, trafilatura_eval unchanged.
+CONSENT_WORDS = ("consent*", "gdpr", "onetrust", "didomi", "usercentrics", "fides")
 #: Elements removed whatever their size, as a strong word: image captions and credits. The gold
 #: of aeb, big9, cx_bbc and wcxb_dev leaves them out, readability_testpages' keeps them (the
 #: reference output of readability). Every page, body F1 (trafilatura_eval snippet F1):
@@ -206,12 +213,15 @@ def read_markup(nodes: NodeTable) -> Markup:
 
 
 def furniture_mask(nodes: NodeTable, markup: Markup | None = None,
-                   max_weak_share: float = MAX_WEAK_SHARE) -> np.ndarray:
+                   max_weak_share: float = MAX_WEAK_SHARE, thread: bool = False) -> np.ndarray:
     """A row mask of ``nodes`` without the subtrees the page labels as furniture (see module doc).
+
+    ``thread``: the page is a discussion (a forum topic, a question and its answers), whose posts
+    are the content even when named as comments or replies: comment words are not furniture.
     """
     n = len(nodes)
     markup = read_markup(nodes) if markup is None else markup
-    strong, strong_story, weak = _marks(nodes, markup)
+    strong, strong_story, weak = _marks(nodes, markup, thread)
     keep = np.ones(n, dtype=bool)
     if not (strong.any() or weak.any()):
         return keep
@@ -227,10 +237,13 @@ def furniture_mask(nodes: NodeTable, markup: Markup | None = None,
     return keep
 
 
-def _marks(nodes: NodeTable, markup: Markup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _marks(nodes: NodeTable, markup: Markup, thread: bool = False
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows named as furniture by a strong word, those of them whose name also holds a story
     word, and rows with weak evidence only (a weak word, a landmark tag or role, hidden)."""
-    strong_pattern = _word_pattern(FURNITURE_WORDS)
+    strong_pattern = _word_pattern(tuple(w for w in FURNITURE_WORDS if w not in COMMENT_WORDS)
+                                   if thread else FURNITURE_WORDS)
+    consent_pattern = _word_pattern(CONSENT_WORDS)
     weak_pattern = _word_pattern(WEAK_FURNITURE_WORDS)
     story_pattern = _word_pattern(STORY_WORDS)
     comment_pattern = _word_pattern(COMMENT_WORDS)
@@ -243,7 +256,8 @@ def _marks(nodes: NodeTable, markup: Markup) -> tuple[np.ndarray, np.ndarray, np
         verdict = 2 if strong_pattern.search(words) else int(bool(weak_pattern.search(words)))
         if not verdict and caption_pattern.search(words) and not _TYPE_STYLE.search(words):
             verdict = 4
-        guarded = story_pattern.search(words) or not comment_pattern.search(words)
+        guarded = ((story_pattern.search(words) or not comment_pattern.search(words))
+                   and not consent_pattern.search(words))
         verdicts[name] = 3 if verdict == 2 and guarded else verdict
     verdict = np.fromiter((verdicts[name] for name in names), dtype=np.int8, count=len(names))
     verdict[np.isin(markup.tags, list(NAME_EXEMPT_TAGS | INLINE_EXEMPT_TAGS))] = 0

@@ -4,16 +4,18 @@ noscript fallback, word boundaries between inline elements and link-only edge li
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from evaluation.metrics import page_f1, shingle_match
-from extractors import extract, parse_page
+from extractors import extract, is_thread, parse_page
 from extractors.attenuation import (extract_main_text, find_subject_region, region_text,
                                     story_siblings)
 from extractors.boilerplate import furniture_mask, read_markup
 from extractors.story import story_container
-from tests.fixture_pages import fixture, page_bytes
+from tests.fixture_pages import FIXTURES, fixture, page_bytes
 
 
 def _extract(name: str):
@@ -264,6 +266,37 @@ def test_a_photo_carousels_captions_inside_the_story_are_not_body():
     assert caption in result.page.root.text_content()  # the page has it; the body must not
     assert caption not in result.body and caption not in gold["body"]
     assert page_f1(shingle_match(gold["body"], result.body)) > 0.95
+
+
+def test_a_forum_topics_posts_are_its_body_though_named_as_comments():
+    # wcxb_dev (CC-BY-4.0): an Invision forum topic (discussion.evernote.com) declares
+    # DiscussionForumPosting; its posts sit in comment-named blocks (``ipsComment``), which are
+    # furniture on an article, so the walk fell on the search menu (page F1 0).
+    gold = next(json.loads(line) for line in (FIXTURES / "pagetype" / "gold.jsonl").open()
+                if json.loads(line)["id"] == "0545")
+    document = (FIXTURES / "pagetype" / gold["file"]).read_bytes()
+    page = parse_page(document, url=gold["url"])
+    assert is_thread(page)
+    result = extract(page)
+    assert "I don't like this new look" in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.85
+    article = parse_page(page_bytes(fixture("aeb-00119.html")))  # givewell: a post, comments
+    assert not is_thread(article)
+
+
+def test_a_consent_panel_goes_whatever_its_share_of_the_page():
+    # A preference panel longer than what is left of the page: still furniture (a "share" box
+    # as large would be kept, as the story's wrapper named after a feature).
+    panel = (b"<div id=onetrust-pc-sdk><p>" + b"These cookies help us measure traffic. " * 40
+             + b"</p></div>")
+    story = (b"<div class=story><p>" + b"The river rose overnight in the old town. " * 10
+             + b"</p></div>")
+    page = parse_page(b"<html><body>" + panel + story + b"</body></html>")
+    keep = furniture_mask(page.nodes)
+    panel_row = page.nodes.ident.index("onetrust-pc-sdk")
+    story_row = page.nodes.classes.index("story")
+    assert not keep[panel_row] and keep[story_row]
+    assert "river rose" in extract(page).body and "cookies" not in extract(page).body
 
 
 def test_paragraphs_the_page_hides_are_not_part_of_the_story():
