@@ -34,6 +34,7 @@ from w3lib.url import safe_url_string
 from crawler.scope import FETCHABLE_SCHEMES, site_origin
 from extractors.errors import BadInput, MarkupTooComplex, TooDeep, TooManyElements
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
+from extractors.script import page_is_cjk
 
 __all__ = ["MAX_LINKS_PER_PAGE", "KnownLinks", "PageScan", "scan_page"]
 
@@ -84,12 +85,16 @@ class PageScan:
     capped: list[str] = field(default_factory=list)  # "links" when links were cut
     found: int = 0  # same-site links before the cap
     page: Page | None = None  # the parsed page, for the extract pipeline
+    cjk: bool | None = None  # whether its text is CJK (asked for and parsed; extractors.script)
 
 
 def scan_page(response: Response, max_links: int = MAX_LINKS_PER_PAGE,
-              max_bytes: int = DEFAULT_MAX_BYTES, known: KnownLinks | None = None) -> PageScan:
+              max_bytes: int = DEFAULT_MAX_BYTES, known: KnownLinks | None = None,
+              script: bool = False) -> PageScan:
     """Scan ``response`` (in a worker thread): the checks and links of the module docstring;
-    ``known``: the outcomes of hrefs read on earlier pages (the spider's)."""
+    ``known``: the outcomes of hrefs read on earlier pages (the spider's); ``script``: also tell
+    whether the page's text is CJK (``PageScan.cjk``, :func:`extractors.script.page_is_cjk`, ~0.5
+    ms a page: here, off the reactor), which decides whether an article is paired."""
     content_type = response.headers.get(b"Content-Type")
     try:
         page = parse_page(response.body, url=response.url, max_bytes=max_bytes,
@@ -99,7 +104,8 @@ def scan_page(response: Response, max_links: int = MAX_LINKS_PER_PAGE,
     except BadInput:  # nothing readable: no links; the pipeline says why
         return PageScan()
     links = _same_site_links(page, response.url, known)
-    scan = PageScan(links=links[:max_links], found=len(links), page=page)
+    scan = PageScan(links=links[:max_links], found=len(links), page=page,
+                    cjk=page_is_cjk(page.nodes) if script else None)
     if len(links) > max_links:
         scan.capped.append("links")
     return scan

@@ -53,12 +53,14 @@ def page_item(
     route: str,
     sibling_link: str | None = None,
     sibling_for: str | None = None,
+    sibling_skip: str | None = None,
 ) -> dict:
     """The page item of one fetched HTML response.
 
     ``sibling_link``: the page's own link of the same template (articles, see
     :mod:`crawler.sibling_links`); ``sibling_for``: the article this page was requested as a
-    sibling for.
+    sibling for; ``sibling_skip``: why the page is not paired with a sibling at all (an article
+    whose text is not CJK: ``"not_cjk"``, see :mod:`pipelines.pairing`), else None.
     """
     request = response.request
     referer = request.headers.get(b"Referer") if request is not None else None
@@ -86,6 +88,7 @@ def page_item(
         "depth": int(response.meta.get("depth", 0)),
         "sibling_link": sibling_link,
         "sibling_for": sibling_for,
+        "sibling_skip": sibling_skip,
         "warc": response.meta.get(WARC_META),
         "redelivered": bool(response.meta.get(REDELIVERED_META)),
         "hint": response.meta.get(HINT_META),

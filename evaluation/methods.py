@@ -52,11 +52,11 @@ def run_attenuation(html: bytes, url: str | None, sibling: bytes | None) -> Pred
 
 
 def run_lcs(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
-    """LCS denoising against the sibling (paper 003), then attenuation on the kept rows; without a
-    usable sibling, attenuation alone (the crawl does the same)."""
+    """LCS denoising against the sibling (paper 003) on every page, whatever its script, then
+    attenuation on the kept rows; without a usable sibling, attenuation alone."""
     from extractors import extract
 
-    return {"body": extract(html, url=url, sibling=sibling).body}
+    return {"body": extract(html, url=url, sibling=sibling, use_sibling="always").body}
 
 
 def _policy(**changes):
@@ -67,10 +67,18 @@ def _policy(**changes):
 
 
 def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
-    """The full chain as users get it: ``extractors.extract(...).to_dict()``, with the sibling a
-    crawl would pair the page with; on a page it types ``list``, the records the crawl's list step
-    gives with its default settings (PSNT with the sibling, else PSNT on the page alone)."""
+    """The full chain as users get it: ``extractors.extract(...).to_dict()``, given the sibling a
+    crawl would pair the page with (used on CJK pages only, the library's default); on a page it
+    types ``list``, the records the crawl's list step gives with its default settings (PSNT with
+    the sibling, else PSNT on the page alone)."""
     return _chain_prediction(html, url, sibling, _policy())
+
+
+def run_default_always(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """``default`` with the sibling used on every page, whatever its script
+    (``extract(use_sibling="always")``): the chain before the CJK test (docs/evaluation.md,
+    "Sixth round"), kept so the comparison can be rerun."""
+    return _chain_prediction(html, url, sibling, _policy(), use_sibling="always")
 
 
 def run_default_svm(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
@@ -96,11 +104,12 @@ def run_svm(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
             "date": date.iso() if date else None, "author": authors}
 
 
-def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, policy) -> Prediction:
+def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, policy,
+                      use_sibling: str = "auto") -> Prediction:
     from extractors import extract
     from extractors.fields import FIELD_NAMES
 
-    found = extract(html, url=url, sibling=sibling, svm=policy).to_dict()
+    found = extract(html, url=url, sibling=sibling, svm=policy, use_sibling=use_sibling).to_dict()
     keys = ("body", "title", "date", "author", "page_type", "records")
     pred = {k: found[k] for k in keys if k in found}
     if "authors" in found and "author" not in pred:
@@ -229,11 +238,18 @@ def method_specs() -> dict[str, MethodSpec]:
         MethodSpec("attenuation", run_attenuation, frozenset({"body"}),
                    description="attenuation main text (paper 000) on the shared page parse"),
         MethodSpec("lcs", run_lcs, frozenset({"body"}), needs_sibling=True,
-                   description="LCS template denoising against a sibling (paper 003) + attenuation"),
+                   description="LCS template denoising against a sibling (paper 003) + attenuation, "
+                               "on every page"),
         MethodSpec("default", run_default,
                    frozenset({"body", "title", "date", "author", "page_type", "records"}),
                    needs_sibling=True,
-                   description="extractors.extract: the full chain, with a sibling when one exists"),
+                   description="extractors.extract: the full chain, given a sibling when one "
+                               "exists (used on CJK pages only)"),
+        MethodSpec("default_always", run_default_always,
+                   frozenset({"body", "title", "date", "author", "page_type", "records"}),
+                   needs_sibling=True,
+                   description="default with the sibling used on every page (the chain before "
+                               "the CJK test)"),
         MethodSpec("svm", run_svm, frozenset({"body", "title", "date", "author"}),
                    description="paper 001's two-stage SVM alone: title, date, author, body"),
         MethodSpec("default_svm", run_default_svm,
@@ -272,7 +288,7 @@ def resolve_methods(names: str | list[str]) -> list[MethodSpec]:
     >>> resolve_methods("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, default_svm, ...
+    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, default_always, ...
     """
     specs = method_specs()
     wanted = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]

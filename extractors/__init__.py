@@ -21,6 +21,7 @@ from extractors.fields import Fields, extract_fields
 from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
+from extractors.script import CJK_MIN_SHARE, cjk_share, has_letters, page_cjk_share
 from extractors.story import lead_rows, story_container
 from extractors.svm_fields import SvmPolicy, apply_policy
 
@@ -50,8 +51,16 @@ SHORT_BODY_CHARS = 500
 UNLABELLED_GAIN = 4
 BARE_GAIN = 15
 
-__all__ = ["BadInput", "Extraction", "Fields", "Page", "SvmPolicy", "extract", "is_thread",
-           "parse_page"]
+#: ``extract(use_sibling=...)``: use a given sibling only on CJK pages (default), on every page,
+#: or on none. Why CJK only: :mod:`extractors.script`.
+AUTO, ALWAYS, NEVER = "auto", "always", "never"
+USE_SIBLING = (AUTO, ALWAYS, NEVER)
+#: ``Extraction.sibling["reason"]`` when a sibling was given but not used by choice.
+NOT_CJK = "not_cjk"
+SIBLING_OFF = "use_sibling=never"
+
+__all__ = ["ALWAYS", "AUTO", "NEVER", "NOT_CJK", "USE_SIBLING", "BadInput", "Extraction", "Fields",
+           "Page", "SvmPolicy", "extract", "is_thread", "parse_page"]
 
 
 @dataclass(slots=True)
@@ -93,7 +102,8 @@ class Extraction:
 
 def extract(document: bytes | str | Page, url: str | None = None, content_type: str | None = None,
             max_bytes: int = DEFAULT_MAX_BYTES, sibling: bytes | str | Page | None = None,
-            fetched_at: datetime | None = None, svm: SvmPolicy | None = None) -> Extraction:
+            fetched_at: datetime | None = None, svm: SvmPolicy | None = None,
+            use_sibling: str = AUTO) -> Extraction:
     """Parse ``document`` once (or take it already parsed, as a :class:`Page` of
     :func:`parse_page`) and run the article chain: [LCS denoise against ``sibling``,]
     furniture removal by name and story container (:mod:`extractors.boilerplate`,
@@ -107,9 +117,15 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     ``max_bytes`` are not read: the page carries its own URL). ``sibling`` is a page of the same site
     and template (bytes, text or an already parsed
     :class:`Page`); when it cannot be used, the chain runs without it and ``Extraction.sibling``
-    says why. Raises :class:`BadInput` (with a ``reason``) for empty, binary, undecodable,
-    oversized or unparseable input.
+    says why. ``use_sibling`` says when a given sibling is used: ``"auto"`` (default) only when
+    the body the page gives alone is CJK text (:mod:`extractors.script`; otherwise the
+    note's reason is ``"not_cjk"`` and the sibling is not even parsed), ``"always"`` on every
+    page (the behaviour before the CJK test), ``"never"`` on none (reason ``"use_sibling=never"``).
+    Raises :class:`BadInput` (with a ``reason``) for empty, binary, undecodable, oversized or
+    unparseable input, ValueError for an unknown ``use_sibling``.
     """
+    if use_sibling not in USE_SIBLING:
+        raise ValueError(f"use_sibling must be one of {', '.join(USE_SIBLING)}, got {use_sibling!r}")
     t0 = time.perf_counter()
     if isinstance(document, Page):
         page = document
@@ -118,10 +134,20 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
         page = parse_page(document, url=url, content_type=content_type, max_bytes=max_bytes)
     url = page.url
     t1 = time.perf_counter()
-    content, sibling_note = _denoise(page, sibling, max_bytes) if sibling is not None else (None, None)
-    t2 = time.perf_counter()
     thread = is_thread(page)
-    whole, main = _main_text(page, content, thread)
+    whole, furniture, start = _page_body(page, thread)
+    t2 = time.perf_counter()
+    content, sibling_note, lcs_ms = None, None, None
+    if sibling is not None:
+        if use_sibling == NEVER:
+            sibling_note = {"used": False, "reason": SIBLING_OFF}
+        elif use_sibling == AUTO and not _is_cjk_page(page, whole.text):
+            sibling_note = {"used": False, "reason": NOT_CJK}
+        else:
+            content, sibling_note = _denoise(page, sibling, max_bytes)
+            lcs_ms = (time.perf_counter() - t2) * 1e3
+    t_lcs = time.perf_counter()
+    main = whole if content is None else _denoised_body(page, content, furniture, start)
     if not main.text and whole.text:  # the denoiser left no body: fall back, say so
         main = whole
         sibling_note = {"used": False, "reason": "no body left after denoising"}
@@ -142,13 +168,20 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
                                                      body=main.text)
     t5 = time.perf_counter()
     timings = dict(page.timings)
-    timings.update(attenuation=(t3 - t2) * 1e3, fields=(t4 - t3) * 1e3,
+    timings.update(attenuation=(t2 - t1 + t3 - t_lcs) * 1e3, fields=(t4 - t3) * 1e3,
                    pagetype=(t5 - t4) * 1e3, total=(t5 - t0) * 1e3)
-    if sibling is not None:
-        timings["lcs"] = (t2 - t1) * 1e3
+    if lcs_ms is not None:  # the sibling's parse (when given as bytes) and the LCS matching
+        timings["lcs"] = lcs_ms
     region = page.nodes.path(main.region) if main.region is not None else None
     return Extraction(url, fields.title, main.text, page_type, page.encoding, region, main.reason,
                       timings, sibling_note, page, fields)
+
+
+def _is_cjk_page(page: Page, body: str) -> bool:
+    """Whether the page's body (its text without a sibling) is CJK text; the whole page's text
+    when that body has no letter (an empty or numeric body says nothing of the script)."""
+    share = cjk_share(body) if has_letters(body) else page_cjk_share(page.nodes)
+    return share >= CJK_MIN_SHARE
 
 
 def _svm_step(page: Page, main: MainText, fields: Fields, policy: SvmPolicy,
@@ -163,11 +196,11 @@ def _svm_step(page: Page, main: MainText, fields: Fields, policy: SvmPolicy,
     return MainText(region_text(page.nodes, keep), main.region, main.reason, keep)
 
 
-def _main_text(page: Page, content, thread: bool = False) -> tuple[MainText, MainText]:
-    """Attenuation main text of the page without its labelled furniture, starting at the story
-    container the page marks (if any): on the whole page, and on the rows ``content`` keeps
-    (the LCS denoiser's mask; the same result when ``content`` is None). ``thread``: the page
-    is a discussion (:func:`is_thread`), whose comment-named posts are not furniture."""
+def _page_body(page: Page, thread: bool = False) -> tuple[MainText, object, int]:
+    """(the body the page gives alone, the furniture mask it was read with, the row it started
+    at): attenuation main text of the page without its labelled furniture, starting at the story
+    container the page marks (if any). ``thread``: the page is a discussion
+    (:func:`is_thread`), whose comment-named posts are not furniture."""
     markup = read_markup(page.nodes)
     furniture = furniture_mask(page.nodes, markup, thread=thread)
     unfurnished = page.nodes.masked(furniture)
@@ -178,12 +211,15 @@ def _main_text(page: Page, content, thread: bool = False) -> tuple[MainText, Mai
     if not whole.text:  # the page labels everything as furniture: read it unlabelled
         furniture, start = None, 0
         whole = extract_main_text(page)
-    whole = _with_lead(page, whole, furniture)
-    if content is None:
-        return whole, whole
+    return _with_lead(page, whole, furniture), furniture, start
+
+
+def _denoised_body(page: Page, content, furniture, start: int) -> MainText:
+    """The body of the rows ``content`` keeps (the LCS denoiser's mask), read as
+    :func:`_page_body` read the page."""
     if furniture is not None:
         content = content & furniture
-    return whole, _with_lead(page, extract_main_text(page, content=content, start=start), content)
+    return _with_lead(page, extract_main_text(page, content=content, start=start), content)
 
 
 #: schema.org types of a discussion page: a forum topic (Discourse, Invision, XenForo and phpBB

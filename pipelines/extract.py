@@ -38,7 +38,8 @@ from extractors.errors import BadInput
 from extractors.page import DEFAULT_MAX_BYTES as DEFAULT_MAX_PAGE_BYTES
 from pipelines.items import news_item, site_of
 from pipelines.lists import ListOutcome, ListStage, news_list_item
-from pipelines.pairing import DISABLED, SiblingPairing, pairing_from_crawler, reason_slug
+from pipelines.pairing import (DISABLED, SiblingPairing, pairing_from_crawler, reason_slug,
+                               use_sibling_setting)
 from pipelines.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PARSED,
                                     PageCache, body_key)
 from pipelines.siblings import StoredPage
@@ -68,8 +69,10 @@ class ExtractPipeline:
         svm: extractors.SvmPolicy | None = None,
         parsed_pages: int = DEFAULT_PARSED_PAGES,
         sibling_pages: int = DEFAULT_SIBLING_PAGES,
+        use_sibling: str = extractors.AUTO,
     ) -> None:
         self.crawler = crawler
+        self.use_sibling = use_sibling  # NEWSCRAWL_USE_SIBLING, passed to extractors.extract
         self.parsed = PageCache(parsed_pages)
         self.siblings = PageCache(sibling_pages)
         self.max_page_bytes = max_page_bytes
@@ -84,7 +87,8 @@ class ExtractPipeline:
         return cls(crawler, limit, pairing_from_crawler(crawler), ListStage.from_crawler(crawler),
                    policy_for(settings.get("NEWSCRAWL_FIELDS_MODEL")),
                    settings.getint("NEWSCRAWL_PARSED_PAGES", DEFAULT_PARSED_PAGES),
-                   settings.getint("NEWSCRAWL_SIBLING_PAGES", DEFAULT_SIBLING_PAGES))
+                   settings.getint("NEWSCRAWL_SIBLING_PAGES", DEFAULT_SIBLING_PAGES),
+                   use_sibling_setting(settings))
 
     @property
     def record_board(self) -> RecordBoard | None:
@@ -132,7 +136,7 @@ class ExtractPipeline:
             result = await run_in_thread(  # LCS is for articles: a list page runs without it
                 extract_page, parsed if parsed is not None else body, url, content_type,
                 self.max_page_bytes, None if is_list else sibling, fetched_at(item), self.svm,
-                self.siblings,
+                self.siblings, self.use_sibling,
             )
         except BadInput as exc:
             self._skip(url, exc.reason, str(exc))
@@ -209,12 +213,15 @@ def extract_page(
     fetched: datetime | None = None,
     svm: extractors.SvmPolicy | None = None,
     siblings: PageCache | None = None,
+    use_sibling: str = extractors.AUTO,
 ) -> extractors.Extraction:
     """:func:`extractors.extract` of ``body`` (bytes, or the page already parsed), against
-    ``sibling`` (parsed with its own Content-Type, or taken from ``siblings``) if any.
+    ``sibling`` (parsed with its own Content-Type, or taken from ``siblings``) if any, as
+    ``use_sibling`` says (``auto``: on CJK pages only).
 
     Runs in a worker thread. A sibling that cannot be parsed is passed as bytes, so the extractor
-    reports why it was not used.
+    reports why it was not used. (With ``auto`` the crawl pairs only pages whose text is CJK, so a
+    sibling parsed here is one the extractor almost always uses.)
     """
     other: bytes | extractors.Page | None = None
     if sibling is not None:
@@ -235,7 +242,7 @@ def extract_page(
                     siblings.put(key, other)
     return extractors.extract(
         body, url=url, content_type=content_type, max_bytes=max_bytes, sibling=other,
-        fetched_at=fetched, svm=svm,
+        fetched_at=fetched, svm=svm, use_sibling=use_sibling,
     )
 
 

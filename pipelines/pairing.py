@@ -9,6 +9,11 @@ through :class:`~pipelines.archive.WarcArchivePipeline` first (the raw page is a
 anything waits) and reaches :class:`~pipelines.extract.ExtractPipeline`, which asks
 :meth:`SiblingPairing.find`:
 
+0. an article page the spider decided not to pair (``sibling_skip``: its text is not CJK, and LCS
+   denoising, what an article's sibling is for, is used on CJK pages only, see
+   :mod:`extractors.script`; or ``NEWSCRAWL_USE_SIBLING`` is ``never``) is neither stored nor
+   paired: it goes on at once, with that reason (``not_cjk``), unless it was itself fetched as a
+   sibling (then it is stored for the page that asked for it);
 1. every article and list page (and every page fetched as a sibling) is added to the
    :class:`~pipelines.siblings.SiblingStore` of its template key on arrival, *then* the store is read:
    of two pages of a new template arriving together, the later one finds the other;
@@ -57,6 +62,7 @@ from scrapy.utils.asyncio import create_looping_call, run_in_thread
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
+from extractors import AUTO, NOT_CJK, SIBLING_OFF, USE_SIBLING
 from pipelines.redis_client import crawler_redis
 from pipelines.sibling_hold import HOLD_FULL, SiblingHold
 from pipelines.throttled_log import ThrottledLog
@@ -80,9 +86,12 @@ __all__ = [
     "DISABLED",
     "NOT_ARTICLE",
     "NO_LINK",
+    "NOT_CJK",
+    "SIBLING_OFF",
     "SiblingPairing",
     "pairing_from_crawler",
     "reason_slug",
+    "use_sibling_setting",
 ]
 
 logger = logging.getLogger(__name__)
@@ -108,6 +117,8 @@ _SLUGS = {
     HOLD_FULL: "hold_full",
     NOT_STORED: "not_stored",
     NOT_NEEDED: "not_needed",
+    NOT_CJK: "not_cjk",
+    SIBLING_OFF: "use_sibling_never",
 }
 
 DEFAULT_WAIT = 30.0
@@ -160,6 +171,11 @@ class SiblingPairing:
         is_article = item.get("route") in PAIRED_ROUTES
         if not (is_article or item.get("sibling_for")):
             return None, NOT_ARTICLE
+        skip = item.get("sibling_skip")
+        if skip and item.get("route") != "list":  # the spider chose not to pair it (not CJK)
+            if item.get("sibling_for"):  # fetched for another page: stored for it all the same
+                await self._store_quietly(key, item)
+            return None, skip
         try:  # store first, then look: of two pages arriving together, the later one sees the other
             await self._store(key, item)
             sibling = await self._call(self.store.get, key, url)
@@ -176,6 +192,13 @@ class SiblingPairing:
         if not wait:
             return None, NOT_NEEDED
         return await self._wait(key, url, len(item["body"]))
+
+    async def _store_quietly(self, key: str, item: dict[str, Any]) -> None:
+        try:
+            await self._store(key, item)
+        except redis.RedisError as exc:
+            self._count("store_errors")
+            _store_down_log.warning("sibling store unavailable for %s: %s", item["url"], exc)
 
     async def _store(self, key: str, item: dict[str, Any]) -> None:
         content_type = _content_type(item)
@@ -264,6 +287,17 @@ class SiblingPairing:
             logger.debug("sibling store poll failed: %s", exc)
         finally:
             self._polling = False
+
+
+def use_sibling_setting(settings: Any) -> str:
+    """``NEWSCRAWL_USE_SIBLING``: which article pages are paired with a sibling and extracted
+    against it, as ``extractors.extract(use_sibling=...)`` takes it: ``auto`` (default, CJK pages
+    only), ``always``, ``never``. ValueError naming the setting for any other value."""
+    value = str(settings.get("NEWSCRAWL_USE_SIBLING") or AUTO).strip().lower()
+    if value not in USE_SIBLING:
+        raise ValueError(f"NEWSCRAWL_USE_SIBLING must be one of {', '.join(USE_SIBLING)}, "
+                         f"got {value!r}")
+    return value
 
 
 def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:

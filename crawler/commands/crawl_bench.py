@@ -17,7 +17,9 @@ would), then:
    ``CONCURRENT_REQUESTS`` or the sites' shared slots, over ``--delay``);
 2. **overhead**: an embedded ``newscrawl crawl`` of the same sites with no delay, against
    extracting the same pages alone in this process (each with the site's next page as its
-   sibling, as the crawl pairs them, a sibling parsed once per site as the crawl caches it): the
+   sibling, as the crawl pairs them, used as the crawl uses it: on CJK pages only unless
+   ``-s NEWSCRAWL_USE_SIBLING=...`` says otherwise; a sibling parsed once per site as the crawl
+   caches it): the
    crawl's CPU seconds over the span over the extraction's CPU seconds, less one (and the same
    in wall time: the crawl's span over the extraction's time, less one).
 
@@ -295,6 +297,8 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
     crawl_s, served, crawl_cpu = sites.span(), sites.served, sites.cpu.span().get("crawl")
     shares = [pages[n::count] for n in range(count)]
     siblings = PageCache(count)  # one sibling per site, parsed once, as the crawl caches them
+    use_sibling = dict(pair.split("=", 1) for pair in args.set if "=" in pair).get(
+        "NEWSCRAWL_USE_SIBLING", "auto").strip().lower()  # as the crawl's -s says
     started, started_cpu = time.perf_counter(), time.process_time()
     for base, share in zip(sites.bases, shares, strict=True):
         for n, page in enumerate(share):
@@ -303,7 +307,7 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
                 if len(share) > 1 else None  # fmt: skip
             try:
                 extract_page(page, f"{base}/a/{n}.html", "text/html", DEFAULT_MAX_BYTES, sibling,
-                             siblings=siblings)  # fmt: skip
+                             siblings=siblings, use_sibling=use_sibling)  # fmt: skip
             except BadInput:
                 pass
     extract_s = time.perf_counter() - started

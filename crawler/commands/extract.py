@@ -46,7 +46,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--sibling", metavar="OTHER",
         help="a page of the same site and template: template blocks are removed by LCS matching "
-        "(paper 003) before the main text is taken; the result says whether it was used",
+        "(paper 003) before the main text is taken, on CJK pages only unless --use-sibling says "
+        "otherwise; the result says whether it was used and why not",
+    )
+    parser.add_argument(
+        "--use-sibling", choices=("auto", "always", "never"), default="auto",
+        help="when --sibling is used: auto (default) only on pages whose text is Chinese, "
+        "Japanese or Korean (at least 25%% of its letters CJK; LCS denoising lowers the body F1 "
+        "of every Latin-script set we measured and raises it on the Chinese ones, "
+        "docs/evaluation.md 'Sixth round'), always (every page: the behaviour before), never "
+        "(extraction.sibling.reason says not_cjk or use_sibling=never when it was not used)",
     )
     parser.add_argument(
         "--fetched-at", metavar="ISO", type=_when,
@@ -91,7 +100,7 @@ def _read(name: str) -> bytes:
 
 def extract_one(name: str, url: str | None, sibling: bytes | None = None,
                 fetched_at: datetime | None = None, svm: SvmPolicy | None = None,
-                fmt: str = "item") -> dict:
+                fmt: str = "item", use_sibling: str = "auto") -> dict:
     """The JSON-ready result for one page file (``-`` = stdin); errors become a result too."""
     try:
         body = _read(name)
@@ -104,7 +113,8 @@ def extract_one(name: str, url: str | None, sibling: bytes | None = None,
     try:
         if fmt == "dwsie":
             return {**_paper_shape(body, url, sibling), "file": name}
-        result = extract(body, url=url, sibling=sibling, fetched_at=fetched_at, svm=svm)
+        result = extract(body, url=url, sibling=sibling, fetched_at=fetched_at, svm=svm,
+                         use_sibling=use_sibling)
     except BadInput as error:
         return {"file": name, "error": str(error), "reason": error.reason}
     return {**result.to_dict(), "file": name}
@@ -118,7 +128,8 @@ def _paper_shape(body: bytes, url: str | None, sibling: bytes | None) -> dict:
 
 
 def extract_warc(path: Path, sibling: bytes | None = None,
-                 svm: SvmPolicy | None = None, fmt: str = "item") -> list[dict]:
+                 svm: SvmPolicy | None = None, fmt: str = "item",
+                 use_sibling: str = "auto") -> list[dict]:
     """The JSON-ready result of every HTML response of the WARC file ``path``."""
     try:
         pages = list(archived_pages(path))
@@ -136,7 +147,7 @@ def extract_warc(path: Path, sibling: bytes | None = None,
                 results.append({**_paper_shape(page.body, page.url, sibling), **where})
                 continue
             result = extract(page.body, url=page.url, content_type=page.content_type,
-                             sibling=sibling, svm=svm)
+                             sibling=sibling, svm=svm, use_sibling=use_sibling)
         except BadInput as error:
             results.append({**where, "error": str(error), "reason": error.reason})
             continue
@@ -160,11 +171,12 @@ def run(args: argparse.Namespace) -> int:
     except ModelError as error:
         sys.stderr.write(f"newscrawl extract: {error}\n")
         return 2
-    results = (extract_one(name, args.url, sibling, args.fetched_at, svm, args.format)
+    results = (extract_one(name, args.url, sibling, args.fetched_at, svm, args.format,
+                           args.use_sibling)
                for name in args.files)
     failed = _print(results)
     for path in args.warc:
-        failed += _print(extract_warc(Path(path), sibling, svm, args.format))
+        failed += _print(extract_warc(Path(path), sibling, svm, args.format, args.use_sibling))
     return 1 if failed else 0
 
 

@@ -21,6 +21,14 @@ page of each template key this spider sees, that link is requested first, with p
 ``meta["newscrawl_sibling_for"]`` = the page's URL (the page item of its response carries it as
 ``sibling_for``, so the pipeline stores it whatever its route). Links past ``DEPTH_LIMIT`` are not
 requested (Scrapy's depth middleware would drop them). The pipeline side is :mod:`pipelines.pairing`.
+The sibling of an article serves LCS denoising, which the extractor uses on CJK pages only
+(:mod:`extractors.script`); so with ``NEWSCRAWL_USE_SIBLING`` ``auto`` (the default) an article
+page whose text is not CJK (:func:`extractors.script.page_is_cjk`, run by the link scan in its
+worker thread on the parse it made)
+gets no sibling link and requests no sibling: its item says ``sibling_skip`` ``"not_cjk"`` and
+the pipeline neither stores nor pairs it (``never``: no article is paired, ``"use_sibling=never"``;
+``always``: every article is, as before the CJK test). List pages are paired whatever their
+script (PSNT wrappers).
 
 List pages and their records (``NEWSCRAWL_WRAPPERS_ENABLED``, with the extract pipeline on): for a
 page routed ``list`` the callback yields the sibling request (list pages have same-template siblings
@@ -63,8 +71,10 @@ from crawler.sites import SiteBook, load_sites
 from crawler.sources import HINT_META, Source, read_source, source_kind
 from crawler.sibling_links import choose_sibling_link, list_template_key
 from crawler.templates import template_key
+from extractors import AUTO, NEVER, NOT_CJK, SIBLING_OFF
 from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.extract import ExtractPipeline
+from pipelines.pairing import use_sibling_setting
 from pipelines.record_board import RECORD_PRIORITY, RecordBoard
 
 logger = logging.getLogger(__name__)
@@ -129,6 +139,7 @@ class NewsSpider(scrapy.Spider):
         self.seeds: list[str] = seeds
         self.max_links = MAX_LINKS_PER_PAGE
         self.pair_siblings = True
+        self.use_sibling = AUTO  # NEWSCRAWL_USE_SIBLING: which article pages are paired
         self.depth_limit = 0
         self._record_board: RecordBoard | None | bool = False  # False: not looked up yet
         self.records_wait = DEFAULT_RECORDS_WAIT
@@ -145,6 +156,7 @@ class NewsSpider(scrapy.Spider):
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.pair_siblings = crawler.settings.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True)
+        spider.use_sibling = use_sibling_setting(crawler.settings)
         spider.depth_limit = crawler.settings.getint("DEPTH_LIMIT")
         spider.max_links = crawler.settings.getint(
             "NEWSCRAWL_MAX_LINKS_PER_PAGE", MAX_LINKS_PER_PAGE
@@ -284,10 +296,11 @@ class NewsSpider(scrapy.Spider):
         page_route = route(response.url, link_count=len(links))
         is_list = page_route == "list"
         sibling = None
-        if self.pair_siblings:
+        skip = None if is_list or not self.pair_siblings else self.sibling_skip(scan)
+        if self.pair_siblings and skip is None:
             key_of = list_template_key if is_list else template_key
             sibling = choose_sibling_link(response.url, links, key_of=key_of)
-        item = page_item(response, page_route, sibling, response.meta.get(SIBLING_FOR))
+        item = page_item(response, page_route, sibling, response.meta.get(SIBLING_FOR), skip)
         if scan.page is not None:  # parsed once: the extract pipeline takes it from here
             item[PARSED] = scan.page
         if is_list:  # sections of one site share a list template (crawler.sibling_links)
@@ -299,13 +312,22 @@ class NewsSpider(scrapy.Spider):
             return self.list_output(response, head, links, board)
         return chain(head, self.link_requests(response, links, {r.url for r in head[:-1]}))
 
+    def sibling_skip(self, scan: PageScan) -> str | None:
+        """Why an article page is not paired (``NEWSCRAWL_USE_SIBLING``): ``"not_cjk"`` when its
+        text is not CJK (``auto``), ``"use_sibling=never"`` (``never``); None: pair it."""
+        if self.use_sibling == NEVER:
+            return SIBLING_OFF
+        if self.use_sibling == AUTO and scan.cjk is False:
+            return NOT_CJK
+        return None
+
     async def scan(self, response: Response) -> PageScan:
         """The page's links (:func:`crawler.link_scan.scan_page` in a worker thread)."""
         if not isinstance(response, TextResponse):
             return PageScan()
         max_bytes = self.settings.getint("NEWSCRAWL_MAX_PAGE_BYTES") or DEFAULT_MAX_BYTES
         return await run_in_thread(scan_page, response, self.max_links, max_bytes,
-                                   self.known_links)
+                                   self.known_links, self.pair_siblings and self.use_sibling == AUTO)
 
     def record_board(self) -> RecordBoard | None:
         """The extract pipeline's record board (Scrapy's ``crawler.get_item_pipeline``, looked up

@@ -68,6 +68,20 @@ def test_sibling_runs_lcs_before_attenuation() -> None:
     assert "高速公路超前发展有必要" in line["body"]
 
 
+def test_sibling_of_an_english_page_is_used_only_when_forced() -> None:
+    target, sibling = FIXTURES / "pages/cx_bbc-00082.html", FIXTURES / "pages/cx_bbc-00000.html"
+    lines = {}
+    for mode in ("auto", "always", "never"):
+        result = newscrawl("extract", str(target), "--sibling", str(sibling), "--use-sibling", mode)
+        assert result.returncode == 0, result.stderr
+        (lines[mode],) = _lines(result.stdout)
+    assert lines["auto"]["extraction"]["sibling"] == {"used": False, "reason": "not_cjk"}
+    assert lines["always"]["extraction"]["sibling"] == {"used": True, "reason": None}
+    assert lines["always"]["extraction"]["method"] == "lcs+attenuation"
+    assert lines["never"]["extraction"]["sibling"] == {"used": False, "reason": "use_sibling=never"}
+    assert lines["auto"]["body"] == lines["never"]["body"] != lines["always"]["body"]
+
+
 def test_unreadable_sibling_is_a_usage_error(tmp_path) -> None:
     result = newscrawl("extract", str(ARTICLES[0]), "--sibling", str(tmp_path / "missing.html"))
     assert result.returncode == 2 and "cannot read sibling" in result.stderr

@@ -158,11 +158,17 @@ def test_articles_are_paired_with_same_template_siblings(
     demo_out: Path, expected: Expected
 ) -> None:
     items = jsonl_items(demo_out)
-    used = assert_articles_paired(items, expected.article_paths)
+    used = assert_articles_paired(items, expected.article_paths, expected.cjk_article_paths)
     summary = json.loads((demo_out / "summary.json").read_text())
     assert summary["siblings"]["used"] == used
     none = sum(v for k, v in summary["siblings"].items() if k.startswith("none/"))
     assert none == len(items) - used
+    # the English articles were not paired (reason not_cjk) nor even stored as siblings: every
+    # other page item that reached the pipeline was (the items and the empty page, dropped after)
+    english = expected.article_paths - expected.cjk_article_paths
+    assert summary["siblings"]["none/not_cjk"] == len(english)
+    assert summary["siblings"]["stored"] == \
+        len(items) + summary["skipped"].get("empty", 0) - len(english)
 
 
 def test_section_pages_get_a_wrapper_and_their_records_are_the_articles(

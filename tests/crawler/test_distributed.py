@@ -125,7 +125,8 @@ def test_two_workers_share_one_crawl(
     items = [item for out in outs for item in jsonl_items(out)]
     assert sorted(path_of(item["url"]) for item in items) == sorted(expected.item_paths)
     # siblings come from the shared Redis store, whichever worker fetched them
-    assert_articles_paired(items, expected.article_paths, first_pages=len(outs))
+    assert_articles_paired(items, expected.article_paths, expected.cjk_article_paths,
+                           first_pages=len(outs))
 
     summaries = [json.loads((out / "summary.json").read_text()) for out in outs]
     assert sum(s["pages_fetched"] for s in summaries) == expected.pages_fetched

@@ -1,8 +1,10 @@
 """Real crawls where the sibling never comes: the held article is written, with the reason, on time.
 
-A small HTTP server serves two articles: ``/a/first-story`` links to ``/a/second-story``, which
-answers only after ``SLOW_S`` seconds; ``/b/alpha-one`` links to ``/b/beta-two``, which is a 404;
-``/c/gamma-one`` links to ``/c/delta-two``, which answers after ``LATE_S`` seconds.
+A small HTTP server serves Chinese articles (the crawl pairs CJK articles only, see
+``extractors/script.py``): ``/a/first-story`` links to ``/a/second-story``, which answers only
+after ``SLOW_S`` seconds; ``/b/alpha-one`` links to ``/b/beta-two``, which is a 404;
+``/c/gamma-one`` links to ``/c/delta-two``, which answers after ``LATE_S`` seconds. And an English
+one, ``/e/english-one``, linking to ``/e/english-two``, which answers after ``SLOW_S`` seconds.
 """
 
 from __future__ import annotations
@@ -20,13 +22,17 @@ from tests.crawler.http_helpers import PageHandler, serve
 SLOW_S = 8.0
 LATE_S = 4.0
 TEXT = "".join(
+    f"<p>第{n}段：这是一篇足够长的新闻报道，讲述城市里发生的事情，可以作为页面的正文。</p>"
+    for n in range(8)
+)
+ENGLISH = "".join(
     f"<p>Paragraph {n} of a story long enough to be the body of the page.</p>" for n in range(8)
 )
 
 
 def article(title: str, link: str, text: str = TEXT) -> bytes:
     return (
-        f"<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a></nav>"
+        f"<html><head><meta charset='utf-8'><title>{title}</title></head><body><nav><a href='/'>Home</a></nav>"
         f"<div><h1>{title}</h1>{text}</div><aside><a href='{link}'>More</a></aside></body></html>"
     ).encode()
 
@@ -35,13 +41,15 @@ PAGES = {
     "/a/first-story": article("First story", "/a/second-story"),
     "/b/alpha-one": article("Alpha one", "/b/beta-two"),
     "/c/gamma-one": article("Gamma one", "/c/delta-two"),
-    "/c/delta-two": article("Delta two", "/c/gamma-one", TEXT.replace("story", "report")),
+    "/c/delta-two": article("Delta two", "/c/gamma-one", TEXT.replace("新闻报道", "经济报告")),
+    "/e/english-one": article("English one", "/e/english-two", ENGLISH),
+    "/e/english-two": article("English two", "/", ENGLISH.replace("story", "report")),
 }
 
 
 class Handler(PageHandler):
     def page(self, path: str) -> bytes | None:
-        if path == "/a/second-story":
+        if path in ("/a/second-story", "/e/english-two"):
             time.sleep(SLOW_S)
         elif path == "/c/delta-two":
             time.sleep(LATE_S)
@@ -138,3 +146,17 @@ def test_a_sibling_downloading_when_the_crawl_closes_is_still_paired(
     assert path_of(item["extraction"]["sibling"]["url"]) == "/c/delta-two"
     assert summary["siblings"]["held_paired"] == 1 and not summary["siblings"].get("held_closed")
     assert elapsed < LATE_S + 10  # not the 60 s wait
+
+
+def test_english_article_is_not_held_and_requests_no_sibling(site: str, tmp_path: Path) -> None:
+    """Its text is not CJK: no sibling link, no sibling request, no hold (the 60 s wait would
+    show), the reason in the item and the stats; its link is still crawled, as any link."""
+    item, summary, elapsed = crawl(
+        f"{site}/e/english-one", tmp_path / "out", "NEWSCRAWL_SIBLING_WAIT=60"
+    )
+    assert item["extraction"]["sibling"] == {"url": None, "used": False, "reason": "not_cjk"}
+    assert item["body"] and item["extraction"]["method"] == "attenuation"
+    siblings = summary["siblings"]
+    assert "requested" not in siblings and "held" not in siblings and "stored" not in siblings
+    assert siblings["none/not_cjk"] == 2  # both English pages
+    assert elapsed < SLOW_S + 20

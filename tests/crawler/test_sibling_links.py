@@ -42,7 +42,7 @@ def response(path: str, depth: int = 1) -> HtmlResponse:
 
 def parsed(spider: NewsSpider, resp: HtmlResponse) -> list:
     """The spider's output for ``resp``, the link scan run here (no reactor: no worker thread)."""
-    return list(spider.outputs(resp, scan_page(resp)))
+    return list(spider.outputs(resp, scan_page(resp, script=spider.use_sibling == "auto")))
 
 
 def article_paths() -> list[str]:
@@ -100,8 +100,39 @@ def bbc_articles() -> list[str]:
     return [p for p in article_paths() if p.startswith("/news/")]
 
 
-def test_first_article_of_a_template_requests_its_sibling_first() -> None:
+def cjk_articles() -> list[str]:
+    return [p for p in article_paths() if p.startswith("/money/")]
+
+
+def test_english_article_gets_no_sibling_link_nor_request_by_default() -> None:
+    """Its text is not CJK: LCS denoising would not use a sibling, so none is looked for."""
     spider = make_spider()
+    out = list(parsed(spider, response(bbc_articles()[0])))
+    assert out[0]["kind"] == "page"  # the item first: no sibling request before it
+    assert out[0]["sibling_link"] is None and out[0]["sibling_skip"] == "not_cjk"
+    assert not any(isinstance(o, Request) and o.priority == SIBLING_PRIORITY for o in out)
+    assert not spider.crawler.stats.get_value("newscrawl/siblings/requested")
+
+
+def test_chinese_article_is_paired() -> None:
+    spider = make_spider()
+    out = list(parsed(spider, response(cjk_articles()[0])))
+    assert out[0]["kind"] == "page" and out[0]["sibling_skip"] is None
+
+
+def test_never_pairs_no_article_but_still_pairs_list_pages() -> None:
+    spider = make_spider(NEWSCRAWL_USE_SIBLING="never")
+    (item,) = [o for o in parsed(spider, response(cjk_articles()[0])) if isinstance(o, dict)]
+    assert item["sibling_skip"] == "use_sibling=never" and item["sibling_link"] is None
+    out = parsed(spider, response("/news/"))  # a section: its sibling is the other section
+    assert isinstance(out[0], Request) and out[0].priority == SIBLING_PRIORITY
+    assert out[1]["route"] == "list" and out[1]["sibling_skip"] is None
+
+
+def test_first_article_of_a_template_requests_its_sibling_first() -> None:
+    # English pages are paired only when told to (the demo's Chinese pages link to no page of
+    # their own template)
+    spider = make_spider(NEWSCRAWL_USE_SIBLING="always")
     first, second = bbc_articles()[:2]
     out = list(parsed(spider, response(first)))
     request, item = out[0], out[1]
@@ -125,7 +156,7 @@ def test_sibling_response_says_whom_it_is_for() -> None:
 
 
 def test_no_sibling_request_past_the_depth_limit() -> None:
-    spider = make_spider(DEPTH_LIMIT=2)
+    spider = make_spider(DEPTH_LIMIT=2, NEWSCRAWL_USE_SIBLING="always")
     out = list(parsed(spider, response(bbc_articles()[0], depth=2)))
     assert out[0]["kind"] == "page" and out[0]["sibling_link"]
     assert not spider.crawler.stats.get_value("newscrawl/siblings/requested")

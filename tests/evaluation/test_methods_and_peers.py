@@ -10,7 +10,7 @@ from evaluation.runner import peer_tool
 
 def test_unknown_method_lists_the_known_ones():
     with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, "
-                                         "default_svm, dwsie, dwsie_psnt, lcs, psnt, "
+                                         "default_always, default_svm, dwsie, dwsie_psnt, lcs, psnt, "
                                          "psnt_fallback, psnt_single, svm"):
         methods.resolve_methods("attenuation,bogus")
 
@@ -30,6 +30,19 @@ def test_psnt_fallback_is_psnt_with_a_sibling_else_psnt_single():
     assert not paired["fallback"]
     assert paired["wrapper"] == methods.run_psnt(first, url, second)["wrapper"]
     assert paired["records"] == methods.run_psnt(first, url, second)["records"]
+
+
+def test_default_uses_the_sibling_on_cjk_pages_only_and_default_always_everywhere():
+    from tests.fixture_pages import fixture, page_bytes
+
+    bbc, bbc_sibling = page_bytes(fixture("cx_bbc-00082.html")), page_bytes(fixture("cx_bbc-00000.html"))
+    alone = methods.run_default(bbc, None, None)["body"]
+    assert methods.run_default(bbc, None, bbc_sibling)["body"] == alone
+    assert methods.run_default_always(bbc, None, bbc_sibling)["body"] != alone
+    assert methods.run_lcs(bbc, None, bbc_sibling)["body"] != alone  # lcs: the paper, every page
+    cx, cx_sibling = page_bytes(fixture("cx_163-00001.html")), page_bytes(fixture("cx_163-00003.html"))
+    assert methods.run_default(cx, None, cx_sibling)["body"] == \
+        methods.run_default_always(cx, None, cx_sibling)["body"]
 
 
 def test_planned_method_says_it_is_not_implemented_yet(monkeypatch):

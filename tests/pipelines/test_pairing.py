@@ -10,18 +10,32 @@ from typing import Any
 import redis
 
 from pipelines.extract import ExtractPipeline
-from pipelines.pairing import CLOSED, NO_LINK, NOT_ARTICLE, STORE_DOWN, _store_down_log
+from pipelines.pairing import (CLOSED, NO_LINK, NOT_ARTICLE, NOT_CJK, STORE_DOWN,
+                               _store_down_log)
 from tests.pipelines.helpers import build, make_crawler, page_item, run, run_pipeline
 
-T = "bbc.com/news/<slug>"
+T = "money.163.com/<d>/<d>/<d>/<slug>"
 
 
-def bbc(n: int, *, link: bool = False, template: str = T) -> dict[str, Any]:
-    """A BBC article page item (two real BBC pages alternate), optionally with a sibling link."""
+def story(n: int, *, link: bool = False, template: str = T) -> dict[str, Any]:
+    """A Chinese article page item of 163.com (two real pages of one template alternate: LCS
+    denoising, what an article's sibling is for, runs on CJK pages), optionally with a sibling
+    link."""
+    name = "cx_163-00001.html" if n % 2 == 0 else "cx_163-00003.html"
+    item = page_item(name, url=f"https://money.163.com/15/0723/07/story-{n}.html", n=n)
+    item["template_key"] = template
+    item["sibling_link"] = f"https://money.163.com/15/0723/07/story-{n + 1}.html" if link else None
+    return item
+
+
+def bbc(n: int, *, link: bool = False, skip: str | None = None) -> dict[str, Any]:
+    """An English BBC article page item (two real BBC pages alternate); ``skip``: the spider's
+    ``sibling_skip`` (``"not_cjk"`` for these pages in a crawl)."""
     name = "cx_bbc-00000.html" if n % 2 == 0 else "cx_bbc-00003.html"
     item = page_item(name, url=f"https://www.bbc.com/news/business-{27107354 + n}", n=n)
-    item["template_key"] = template
+    item["template_key"] = "bbc.com/news/<slug>"
     item["sibling_link"] = f"https://www.bbc.com/news/business-{27107354 + n + 1}" if link else None
+    item["sibling_skip"] = skip
     return item
 
 
@@ -36,11 +50,48 @@ def stat(crawler: Any, key: str) -> int:
 
 def test_second_article_of_a_template_is_extracted_against_the_first() -> None:
     crawler, extract = pipeline()
-    first, second = run_pipeline(extract, [bbc(0), bbc(1)])
+    first, second = run_pipeline(extract, [story(0), story(1)])
     assert first["extraction"]["sibling"] == {"url": None, "used": False, "reason": NO_LINK}
-    assert second["extraction"]["sibling"] == {"url": bbc(0)["url"], "used": True, "reason": None}
+    assert second["extraction"]["sibling"] == {"url": story(0)["url"], "used": True,
+                                               "reason": None}
     assert second["extraction"]["method"] == "lcs+attenuation"
     assert stat(crawler, "used") == 1 and stat(crawler, "none/no_same_template_link") == 1
+
+
+def test_article_the_spider_did_not_pair_is_neither_stored_nor_held() -> None:
+    """English articles (``sibling_skip`` "not_cjk" from the spider): at once, with the reason,
+    nothing stored for the template, though the page has a same-template link."""
+    crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=30)
+    started = time.monotonic()
+    items = run_pipeline(extract, [bbc(0, link=True, skip=NOT_CJK), bbc(1, link=True, skip=NOT_CJK)])
+    assert time.monotonic() - started < 10  # not held for the 30 s wait
+    for news in items:
+        assert news["extraction"]["sibling"] == {"url": None, "used": False, "reason": NOT_CJK}
+        assert news["extraction"]["method"] == "attenuation" and news["body"]
+    assert stat(crawler, "none/not_cjk") == 2
+    assert stat(crawler, "stored") == 0 and stat(crawler, "held") == 0 and stat(crawler, "used") == 0
+
+
+def test_english_articles_paired_anyway_are_extracted_without_the_sibling() -> None:
+    """Paired (no spider decided otherwise), the extractor still uses the sibling on CJK pages
+    only, and says why not; ``NEWSCRAWL_USE_SIBLING=always`` gives the behaviour before."""
+    crawler, extract = pipeline()
+    _, second = run_pipeline(extract, [bbc(0), bbc(1)])
+    assert second["extraction"]["sibling"] == {"url": bbc(0)["url"], "used": False,
+                                               "reason": NOT_CJK}
+    assert stat(crawler, "none/not_cjk") == 1 and stat(crawler, "used") == 0
+    crawler, extract = pipeline(NEWSCRAWL_USE_SIBLING="always")
+    _, second = run_pipeline(extract, [bbc(0), bbc(1)])
+    assert second["extraction"]["sibling"] == {"url": bbc(0)["url"], "used": True, "reason": None}
+    assert second["extraction"]["method"] == "lcs+attenuation" and stat(crawler, "used") == 1
+
+
+def test_a_page_fetched_as_a_sibling_is_stored_even_when_not_paired_itself() -> None:
+    crawler, extract = pipeline()
+    sibling = bbc(1, skip=NOT_CJK)
+    sibling["sibling_for"] = bbc(0)["url"]
+    (news,) = run_pipeline(extract, [sibling])
+    assert news["extraction"]["sibling"]["reason"] == NOT_CJK and stat(crawler, "stored") == 1
 
 
 def test_list_pages_are_paired_and_become_news_lists() -> None:
@@ -76,7 +127,7 @@ def test_pages_of_no_paired_route_are_not_paired() -> None:
 
 def test_pairing_can_be_switched_off() -> None:
     _, extract = pipeline(NEWSCRAWL_SIBLINGS_ENABLED=False)
-    _, second = run_pipeline(extract, [bbc(0), bbc(1)])
+    _, second = run_pipeline(extract, [story(0), story(1)])
     assert second["extraction"]["sibling"]["reason"] == "sibling pairing disabled"
     assert second["extraction"]["method"] == "attenuation"
 
@@ -95,16 +146,16 @@ async def _together(extract: ExtractPipeline, first: dict, later: list[dict], de
 def test_held_page_is_paired_when_a_sibling_arrives() -> None:
     crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=30)
     started = time.monotonic()
-    first, second = run(_together(extract, bbc(0, link=True), [bbc(1)], 0.3))
+    first, second = run(_together(extract, story(0, link=True), [story(1)], 0.3))
     assert time.monotonic() - started < 5  # released by the arrival, not by the timeout
-    assert first["extraction"]["sibling"] == {"url": bbc(1)["url"], "used": True, "reason": None}
-    assert second["extraction"]["sibling"]["url"] == bbc(0)["url"]
+    assert first["extraction"]["sibling"] == {"url": story(1)["url"], "used": True, "reason": None}
+    assert second["extraction"]["sibling"]["url"] == story(0)["url"]
     assert stat(crawler, "held") == 1 and stat(crawler, "held_paired") == 1
 
 
 def test_held_page_goes_on_without_a_sibling_after_the_wait() -> None:
     crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=0.3)
-    (news,) = run(_together(extract, bbc(0, link=True), [], 0.1))
+    (news,) = run(_together(extract, story(0, link=True), [], 0.1))
     assert news["extraction"]["sibling"] == {
         "url": None,
         "used": False,
@@ -118,9 +169,9 @@ def test_full_holding_area_releases_its_oldest_page() -> None:
     crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=30, NEWSCRAWL_SIBLING_HOLD_MAX_PAGES=1)
 
     async def scenario() -> dict:
-        oldest = asyncio.ensure_future(extract.process_item(bbc(0, link=True)))
+        oldest = asyncio.ensure_future(extract.process_item(story(0, link=True)))
         await asyncio.sleep(0.2)
-        newest = asyncio.ensure_future(extract.process_item(bbc(2, link=True, template="x/<slug>")))
+        newest = asyncio.ensure_future(extract.process_item(story(2, link=True, template="x/<slug>")))
         result = await asyncio.wait_for(oldest, 10)
         extract.close_spider()  # releases the other one: the crawl closes
         assert (await newest)["extraction"]["sibling"]["reason"] == CLOSED
@@ -138,17 +189,17 @@ def test_redis_store_pairs_pages_of_two_workers(redis_server: str) -> None:
     crawler_b, worker_b = pipeline(**settings)
 
     async def scenario() -> list[dict]:
-        held = asyncio.ensure_future(worker_b.process_item(bbc(0, link=True, template=template)))
+        held = asyncio.ensure_future(worker_b.process_item(story(0, link=True, template=template)))
         await asyncio.sleep(0.2)
-        stored = await worker_a.process_item(bbc(1, template=template))
+        stored = await worker_a.process_item(story(1, template=template))
         results = [await asyncio.wait_for(held, 10), stored]
         worker_a.close_spider()
         worker_b.close_spider()
         return results
 
     held, stored = run(scenario())
-    assert held["extraction"]["sibling"] == {"url": bbc(1)["url"], "used": True, "reason": None}
-    assert stored["extraction"]["sibling"]["url"] == bbc(0)["url"]
+    assert held["extraction"]["sibling"] == {"url": story(1)["url"], "used": True, "reason": None}
+    assert stored["extraction"]["sibling"]["url"] == story(0)["url"]
     assert stat(crawler_b, "held_paired") == 1
     client = redis.Redis.from_url(redis_server)
     assert client.llen(f"newscrawl:siblings:{template}") == 2
@@ -160,7 +211,7 @@ def test_redis_outage_means_no_sibling_and_the_item_goes_on(redis_server_factory
     server = redis_server_factory()
     crawler, extract = pipeline(NEWSCRAWL_REDIS_URL=server.url)
     server.kill()
-    (news,) = run_pipeline(extract, [bbc(0, link=True)])
+    (news,) = run_pipeline(extract, [story(0, link=True)])
     assert news["body"] and news["extraction"]["sibling"]["reason"] == STORE_DOWN
     assert stat(crawler, "store_errors") == 1 and stat(crawler, "none/store_unavailable") == 1
 
@@ -172,7 +223,7 @@ def test_a_long_outage_logs_one_warning_not_one_per_page(redis_server_factory, c
     server.kill()
     _store_down_log.suppressed, _store_down_log._last = 0, None  # this test's outage starts now
     with caplog.at_level("WARNING", logger="pipelines.pairing"):
-        items = run_pipeline(extract, [bbc(n, link=True) for n in range(5)])
+        items = run_pipeline(extract, [story(n, link=True) for n in range(5)])
     assert all(item["extraction"]["sibling"]["reason"] == STORE_DOWN for item in items)
     assert stat(crawler, "store_errors") == 5
     lines = [r for r in caplog.records if "sibling store unavailable" in r.getMessage()]
@@ -183,14 +234,14 @@ def test_two_first_pages_arriving_together_pair_with_each_other() -> None:
     crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=30)
 
     async def scenario() -> list[dict]:
-        both = asyncio.gather(*(extract.process_item(bbc(n, link=True)) for n in range(2)))
+        both = asyncio.gather(*(extract.process_item(story(n, link=True)) for n in range(2)))
         results = await asyncio.wait_for(both, 10)  # not the 30 s wait
         extract.close_spider()
         return results
 
     first, second = run(scenario())
-    assert first["extraction"]["sibling"]["url"] == bbc(1)["url"]
-    assert second["extraction"]["sibling"]["url"] == bbc(0)["url"]
+    assert first["extraction"]["sibling"]["url"] == story(1)["url"]
+    assert second["extraction"]["sibling"]["url"] == story(0)["url"]
     assert stat(crawler, "used") == 2
 
 

@@ -27,18 +27,19 @@ def test_the_bound_holds_under_concurrent_puts() -> None:
 
 
 def test_a_cached_sibling_gives_the_extraction_a_parse_gives() -> None:
-    # two BBC stories of one template (cx_bbc fixtures, MIT)
-    target, other = fixture("cx_bbc-00000.html"), fixture("cx_bbc-00003.html")
-    sibling = StoredPage(other["url"], page_bytes(other), "text/html")
+    # two 163.com stories of one template (cx_163 fixtures, MIT): Chinese, so the sibling is used
+    target, other = fixture("cx_163-00001.html"), fixture("cx_163-00003.html")
+    url, other_url = "https://money.163.com/15/0723/07/a.html", "https://money.163.com/15/0723/07/b.html"
+    sibling = StoredPage(other_url, page_bytes(other), "text/html")
     cache = PageCache(4)
-    first = extract_page(page_bytes(target), target["url"], "text/html", 10_000_000, sibling,
+    first = extract_page(page_bytes(target), url, "text/html", 10_000_000, sibling,
                          siblings=cache)
     assert (cache.hits, cache.misses) == (0, 1)
-    again = extract_page(parse_page(page_bytes(target), url=target["url"]), target["url"],
+    again = extract_page(parse_page(page_bytes(target), url=url), url,
                          "text/html", 10_000_000, sibling, siblings=cache)
     assert (cache.hits, cache.misses) == (1, 1)
     assert first.sibling["used"] and again.sibling == first.sibling
     assert again.body == first.body and again.title == first.title
     # the same URL with other bytes is another page
-    changed = StoredPage(other["url"], page_bytes(other) + b" ", "text/html")
+    changed = StoredPage(other_url, page_bytes(other) + b" ", "text/html")
     assert body_key(changed.url, changed.body) != body_key(sibling.url, sibling.body)
