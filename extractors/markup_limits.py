@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 
 from lxml import etree
@@ -63,9 +64,22 @@ MIN_ATTRIBUTE_CHARS = 2
 
 def attribute_overflow(text: str, limit: int = MAX_ATTRIBUTES_PER_ELEMENT) -> int | None:
     """The attribute count of the first start tag in ``text`` with more than ``limit``
-    attributes, or None. Linear in ``len(text)``: each character is read once."""
-    pos = 0
-    while (tag := _TAG_START.search(text, pos)) is not None:
+    attributes, or None. Linear in ``len(text)``: each character is read once.
+
+    The page is walked by :func:`_skipper`'s regex, which passes over text, comments, raw-text
+    elements and every start tag it can prove harmless in C; only the tags it stops at (none on
+    real pages) go through the exact scanner of the loop below, which the regex mirrors."""
+    skip = _skipper(limit)
+    pos, size = 0, len(text)
+    while pos < size:
+        passed = skip.match(text, pos).end()
+        if passed > pos:
+            pos = passed
+            continue
+        # the regex stopped at a raw-text element or at a tag it could not prove harmless
+        tag = _TAG_START.search(text, pos)
+        if tag is None:
+            return None
         if tag.group(1) is None:  # a comment
             end = text.find("-->", tag.end())
             pos = len(text) if end < 0 else end + 3
@@ -78,6 +92,35 @@ def attribute_overflow(text: str, limit: int = MAX_ATTRIBUTES_PER_ELEMENT) -> in
             end = _find_end(text, name, pos)
             pos = len(text) if end < 0 else end
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _skipper(limit: int) -> re.Pattern:
+    """A regex that passes over what the exact scanner (:func:`_scan_tag` in
+    :func:`attribute_overflow`'s loop) would pass over without finding a tag of more than
+    ``limit`` attributes, up to 1 000 items a call (so no call holds the GIL long): text,
+    comments, and start tags whose inside holds at most ``2 * limit`` units. It stops before a
+    raw-text element (``script``, ``style``...: the loop finds its end tag faster than a regex)
+    and before a tag it cannot prove harmless.
+
+    Why this is exact: the inside of a tag is cut into the scanner's own units (a quoted value
+    after ``=``, a bare ``=``, a run of name characters, a run of separators: whitespace, quotes,
+    ``/``), which end at the same ``>`` as the scanner's pieces. Every attribute name the
+    scanner's tokens count is a whole run of name characters, and two runs of name characters
+    always have another unit between them, so n names take at least 2n - 1 units: a tag of at
+    most ``2 * limit`` units has at most ``limit`` attributes. The walk is the scanner's: the
+    same tag starts, comments skipped to ``-->`` as it skips them. Written by hand because the
+    scanner's Python loop over every tag cost as much as the lxml parse itself (1-1.5 ms a page);
+    the fuzz test in tests/extractors/test_markup_limits.py checks both agree.
+    """
+    inside = (r"""(?>[\s"'/]++|[^\s"'=/>]++|=\s*+"[^"]*+"|=\s*+'[^']*+'|=)"""
+              rf"{{0,{2 * limit}}}+(?=>|\Z)")
+    # a tag name is raw when its lower() is one of _RAW_TEXT: ASCII letters in either case
+    # (re.IGNORECASE would also take "\u017f" for "s")
+    raw = "|".join("".join(f"[{c.upper()}{c}]" for c in name) for name in sorted(_RAW_TEXT))
+    tag = rf"(?!(?:{raw})(?:[\s/>]|\Z))[A-Za-z][^\s/>]*+{inside}"
+    comment = r"!--(?:(?s:.*?)-->|(?s:.*)\Z)"
+    return re.compile(rf"(?>[^<]++|<(?>{tag}|{comment}|(?![A-Za-z]|!--))){{0,1000}}+")
 
 
 def _scan_tag(text: str, pos: int, limit: int) -> tuple[int, int]:
