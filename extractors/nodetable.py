@@ -126,23 +126,27 @@ def build_node_table(root: etree._Element) -> NodeTable:
     pending_space = False  # a whitespace-only text was skipped since the last segment
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if event == "start":
-            tag = el.tag if isinstance(el.tag, str) else ""
+            tag = el.tag
             row = len(tags)
             elements.append(el)
-            tags.append(tag)
             parent.append(stack[-1] if stack else -1)
             depth.append(len(stack))
             end.append(row)
             stack.append(row)
-            attrib = el.attrib
-            ident.append(attrib.get("id", ""))
-            classes.append(attrib.get("class", ""))
+            if tag.__class__ is str:
+                tags.append(tag)
+                ident.append(el.get("id", ""))
+                classes.append(el.get("class", ""))
+                if tag == "a":
+                    links += 1
+                if tag in BLOCK_TAGS:
+                    pending_break = True
+            else:  # a comment or other non-element node: no name, no attributes
+                tags.append("")
+                ident.append("")
+                classes.append("")
             seg_lo.append(len(seg_text))
             seg_hi.append(0)
-            if tag == "a":
-                links += 1
-            if tag in BLOCK_TAGS:
-                pending_break = True
             text = el.text
             owner = row
         else:
@@ -158,18 +162,22 @@ def build_node_table(root: etree._Element) -> NodeTable:
                 continue
             text = el.tail
             owner = stack[-1]
-        if text and "\xad" in text:
+        if not text:
+            continue
+        if "\xad" in text:
             text = text.replace("\xad", "")  # soft hyphens: invisible break hints, not text
-        if text and not text.isspace():
-            if pending_space and not text[0].isspace():
-                text = " " + text  # keep the word boundary the skipped whitespace made
-            seg_text.append(text)
-            seg_owner.append(owner)
-            seg_in_link.append(links > 0)
-            seg_break.append(pending_break)
-            pending_break = pending_space = False
-        elif text:
+            if not text:
+                continue
+        if text.isspace():
             pending_space = True
+            continue
+        if pending_space and not text[0].isspace():
+            text = " " + text  # keep the word boundary the skipped whitespace made
+        seg_text.append(text)
+        seg_owner.append(owner)
+        seg_in_link.append(links > 0)
+        seg_break.append(pending_break)
+        pending_break = pending_space = False
     return _assemble(elements, tags, parent, depth, end, seg_text, seg_owner, seg_in_link, seg_break,
                      ident, classes, seg_lo, seg_hi)
 
