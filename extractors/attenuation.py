@@ -91,7 +91,6 @@ _NOT_PROSE_TAGS = frozenset({"img", "picture", "figure", "figcaption", "h1", "vi
 _MEDIA_NAME = re.compile(r" (?:caption|image|img|photo|picture|media|figure|credit|gallery|video)"
                          r"[a-z0-9]* ")
 
-_SPACES = re.compile(r"[\s\u00a0\u3000]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,15 +237,21 @@ def region_text(nodes: NodeTable, keep: np.ndarray,
     With ``drop_link_lines``, the lines made only of link text at the start and at the end of
     the text are left out (see :data:`DROP_LINK_ONLY_EDGES`).
     """
-    lines: list[str] = []
-    linked: list[bool] = []
-    for i in np.flatnonzero(keep[nodes.seg_owner]):
-        if nodes.seg_break[i] or not lines:
-            lines.append("")
-            linked.append(True)
-        lines[-1] += nodes.seg_text[i]
-        linked[-1] = linked[-1] and bool(nodes.seg_in_link[i])
-    cleaned = [_SPACES.sub(" ", line).strip() for line in lines]
+    kept = np.flatnonzero(keep[nodes.seg_owner])
+    if not len(kept):
+        return ""
+    # lines start at the first kept segment and at every kept segment after a block boundary;
+    # a line is linked when all its segments are (arrays, not a per-segment Python loop)
+    starts = nodes.seg_break[kept]
+    starts[0] = True
+    bounds = np.flatnonzero(starts)
+    linked = np.logical_and.reduceat(nodes.seg_in_link[kept], bounds).tolist()
+    seg_text = nodes.seg_text
+    texts = [seg_text[i] for i in kept.tolist()]
+    ends = bounds.tolist()[1:] + [len(texts)]
+    # whitespace runs collapsed: str.split() splits at every character re's \s matches (the
+    # no-break and ideographic spaces included)
+    cleaned = [" ".join("".join(texts[a:b]).split()) for a, b in zip(bounds.tolist(), ends)]
     first, last = 0, len(cleaned)
     if drop_link_lines:
         while first < last and (linked[first] or not cleaned[first]):
