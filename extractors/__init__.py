@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from extractors.attenuation import MainText, extract_main_text, region_text
-from extractors.boilerplate import furniture_mask, read_markup
+from extractors.boilerplate import furniture_mask, page_markup
 from extractors.errors import BadInput
 from extractors.fields import Fields, extract_fields
 from extractors.lcs_denoise import denoise
@@ -201,7 +201,7 @@ def _page_body(page: Page, thread: bool = False) -> tuple[MainText, object, int]
     at): attenuation main text of the page without its labelled furniture, starting at the story
     container the page marks (if any). ``thread``: the page is a discussion
     (:func:`is_thread`), whose comment-named posts are not furniture."""
-    markup = read_markup(page.nodes)
+    markup = page_markup(page)
     furniture = furniture_mask(page.nodes, markup, thread=thread)
     unfurnished = page.nodes.masked(furniture)
     start = story_container(unfurnished, markup) or 0

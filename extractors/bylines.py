@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from extractors.authors import clean_authors
 from extractors.dates import FoundDate, first_date_in, parse_date
-from extractors.page import Page
+from extractors.page import Page, name_marks
 
 __all__ = ["base_of", "text_authors", "text_date"]
 
@@ -256,12 +256,12 @@ def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WO
     an XPath ``contains(@class, ...)`` over the tree costs 8-10 ms on a big page), their text
     segments joined by ``joiner``."""
     nodes, seen = page.nodes, 0
-    for row, (classes, ident) in enumerate(zip(nodes.classes, nodes.ident, strict=True)):
-        if not (classes or ident):
-            continue
-        marks = f"{classes} {ident}".lower()
-        if not any(w in marks for w in words) or any(w in marks for w in skip):
-            continue
+    marks = name_marks(page)
+    # the rows whose lower-cased "class id" holds one of ``words`` and none of ``skip``, found
+    # by str.find over all rows at once (a substring test per row and word cost ~0.5 ms a
+    # page, paid up to three times)
+    named = marks.containing(words) - marks.containing(skip)
+    for row in (marks.rows[k] for k in sorted(named)):
         if nodes.tag[row] in ("body", "html", "article", "main"):
             continue
         seen += 1

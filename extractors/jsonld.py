@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-__all__ = ["ARTICLE_TYPES", "LdResult", "article_objects", "read_jsonld"]
+__all__ = ["ARTICLE_TYPES", "LdResult", "article_objects", "page_jsonld", "read_jsonld"]
 
 #: Longest script read: real NewsArticle JSON-LD is 1-20 kB (largest seen in the dev sets ~200 kB,
 #: recipe pages with every step); anything longer is refused, not parsed.
@@ -58,6 +58,15 @@ class LdResult:
     objects: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     salvaged: dict[str, list[str]] = field(default_factory=dict)
+
+
+def page_jsonld(page) -> LdResult:
+    """:func:`read_jsonld` of ``page.ld_json``, parsed once per page (kept in ``page.memo``; the
+    metadata and page-type steps both read it; callers do not change the result)."""
+    found = page.memo.get("jsonld")
+    if found is None:
+        found = page.memo["jsonld"] = read_jsonld(page.ld_json)
+    return found
 
 
 def read_jsonld(scripts: tuple[str, ...] | list[str]) -> LdResult:

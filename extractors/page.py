@@ -11,7 +11,9 @@ them saves a pass.
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from lxml import etree, html
 
@@ -33,7 +35,7 @@ from extractors.markup_limits import (
 )
 from extractors.nodetable import NodeTable, build_node_table
 
-__all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "Page", "parse_page"]
+__all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "NameMarks", "Page", "name_marks", "parse_page"]
 
 #: Paper 000's list of subtrees that never hold article text, plus ``noscript``, ``template`` and
 #: ``svg``/``math`` (markup that is code or graphics, not text, on modern pages), and ruby
@@ -74,6 +76,57 @@ class Page:
     #: cleaning rules drop every script (read by :mod:`extractors.metadata`; at most
     #: ``MAX_LD_SCRIPTS``, each as found).
     ld_json: tuple[str, ...] = ()
+    #: What several steps read from the page, computed once by the first (the JSON-LD objects,
+    #: the markup facts of :func:`extractors.boilerplate.page_markup`): keyed by name; the
+    #: page itself is never changed, so an entry stays right for the page's life.
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NameMarks:
+    """The rows of a page with a ``class`` or ``id``, and ``f"{class} {id}".lower()`` of each,
+    joined by NUL (no class or id holds one) so that ``str.find`` finds the rows naming a word
+    without a test per row: read by the byline, dateline and page-type steps, built once per page
+    (:func:`name_marks`)."""
+
+    rows: list[int]
+    lowered: list[str]
+    joined: str
+    starts: list[int]  # where each row's text starts in ``joined``
+
+    def containing(self, words: tuple[str, ...]) -> set[int]:
+        """Indices into ``rows`` whose text holds one of ``words`` (``any(w in text ...)``): one
+        C search per word and per row holding it (a word holds no NUL, so never spans two)."""
+        found: set[int] = set()
+        joined, starts = self.joined, self.starts
+        for word in words:
+            at = joined.find(word)
+            while at >= 0:
+                k = bisect_right(starts, at) - 1
+                found.add(k)
+                if k + 1 == len(starts):
+                    break
+                at = joined.find(word, starts[k + 1])
+        return found
+
+
+def name_marks(page: Page) -> NameMarks:
+    """The page's :class:`NameMarks`, kept in ``page.memo``."""
+    marks = page.memo.get("name_marks")
+    if marks is None:
+        nodes = page.nodes
+        rows = [row for row, (c, i) in enumerate(zip(nodes.classes, nodes.ident)) if c or i]
+        texts = [f"{nodes.classes[row]} {nodes.ident[row]}" for row in rows]
+        joined = "\x00".join(texts)
+        # one lower() for all: NUL is neither cased nor case-ignorable, so it changes no letter's
+        # lower case; a value holding a NUL itself is lowered on its own
+        if joined.count("\x00") == max(len(texts) - 1, 0):
+            lowered = joined.lower().split("\x00") if texts else []
+        else:
+            lowered = [t.lower() for t in texts]
+        starts = list(accumulate((len(t) + 1 for t in lowered[:-1]), initial=0)) if lowered else []
+        marks = page.memo["name_marks"] = NameMarks(rows, lowered, "\x00".join(lowered), starts)
+    return marks
 
 
 def parse_page(document: bytes | str, url: str | None = None, content_type: str | None = None,
@@ -130,8 +183,6 @@ def _parser() -> etree.HTMLParser:
                               remove_blank_text=False, huge_tree=True)
     parser.set_element_class_lookup(_ELEMENT_CLASSES)
     return parser
-
-
 
 
 def _parse(text: str, keep_noscript: bool = False

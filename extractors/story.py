@@ -24,7 +24,7 @@ import re
 
 import numpy as np
 
-from extractors.boilerplate import Markup, name_words, read_markup
+from extractors.boilerplate import Markup, NameWords, name_words, read_markup
 from extractors.nodetable import NodeTable
 
 __all__ = ["LEAD_NAMES", "MIN_STORY_SHARE", "STORY_BODY_NAMES", "lead_rows", "story_container"]
@@ -78,12 +78,9 @@ def story_container(nodes: NodeTable, markup: Markup | None = None,
 def _evidence(nodes: NodeTable, markup: Markup):
     """Candidate rows of each kind of evidence, strongest first (lazily: most pages stop early)."""
     yield list(np.flatnonzero(markup.article_body))
-    pattern = _names_pattern(STORY_BODY_NAMES)
-    names = [i + " " + c if (i or c) else "" for i, c in zip(nodes.ident, nodes.classes)]
-    unique = list(set(names) - {""})
-    hits = {name for name, words in zip(unique, name_words("\0".join(unique)).split("\0"))
-            if pattern.search(words)}
-    yield [row for row, name in enumerate(names) if name in hits]
+    found = markup.names if markup.names is not None else NameWords.of(nodes)
+    hits = {found.unique[k] for k in found.matching(_STORY_BODY_PATTERN)}
+    yield [row for row, name in enumerate(found.names) if name in hits]
     yield list(np.flatnonzero(markup.tags == "article"))
 
 
@@ -123,4 +120,5 @@ def lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None = None) 
 
 
 _LEAD_PATTERN = _names_pattern(LEAD_NAMES)
+_STORY_BODY_PATTERN = _names_pattern(STORY_BODY_NAMES)
 _HEADINGS = frozenset({"h1", "h2", "h3"})
