@@ -33,15 +33,17 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import numpy as np
 
 from extractors.attenuation import MainText
-from extractors.jsonld import ARTICLE_TYPES, read_jsonld, type_names
+from extractors.boilerplate import page_markup
+from extractors.jsonld import ARTICLE_TYPES, page_jsonld, type_names
 from extractors.modelio import ModelError, load_model
-from extractors.page import Page
+from extractors.page import Page, name_marks
 
 __all__ = ["FEATURES", "Forest", "PageTypeModel", "classify_page", "default_page_model",
            "heuristic_type", "load_page_model", "page_features"]
@@ -132,11 +134,16 @@ _POST = re.compile(r"\b(?:post|posts|message|reply|replies|answer|thread|topic|v
 _CART = re.compile(r"cart|basket|checkout|add-?to|buy|wishlist|price|sku|quantity|qty")
 _PRICE = re.compile(r"[$€£¥]\s?\d[\d,]*(?:[.,]\d\d)?|\d[\d,]*[.,]\d\d\s?(?:€|\$|usd|eur|gbp)", re.I)
 _USER = re.compile(r"/(?:u|user|users|members?|profile|people)/", re.I)
-_SLUG = re.compile(r"(?<![a-z0-9])[a-z0-9]+(?:-[a-z0-9]+){3,}")  # from a word's start: faster
+# from a word's start, possessive (a run of [a-z0-9] can only end at "-": the same matches, no
+# backtracking into each word)
+_SLUG = re.compile(r"(?<![a-z0-9])[a-z0-9]++(?:-[a-z0-9]++){3,}")
 _WORDS = re.compile(r"\W+")
 _CJK = re.compile("[\u3400-\u9fff]")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _FURNITURE = ("nav", "header", "footer", "aside")
+_LINK, _P, _HEADING, _FURNITURE_TAG = 1, 2, 3, 4
+_TAG_CODES = {"a": _LINK, "p": _P, **dict.fromkeys(_HEADINGS, _HEADING),
+              **dict.fromkeys(_FURNITURE, _FURNITURE_TAG)}
 _NOT_POSTS = frozenset(("p", "li", "a", "span", "br", "td", "tr"))
 _OFFER_PROPS = frozenset(("price", "offers", "pricecurrency", "sku"))
 _ARTICLE_PROPS = frozenset(("author", "datepublished", "articlebody", "headline"))
@@ -177,36 +184,38 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
     tags = nodes.tag
     texts = nodes.text
     total = max(int(texts[0]), 1) if n else 1
-    tag_array = np.array(tags, dtype=str) if n else np.zeros(0, dtype=str)
-    is_link, is_p = tag_array == "a", tag_array == "p"
+    # one code per row for the tag groups read below (a dict lookup per row, instead of a
+    # string array compared and searched five times)
+    codes = np.fromiter(map(_TAG_CODES.get, tags, repeat(0)), dtype=np.int8, count=n)
+    is_link, is_p = codes == _LINK, codes == _P
     headline_links = int(np.count_nonzero(texts[is_link] >= MIN_HEADLINE_LINK_CHARS))
     link_share = float(nodes.link_text[0]) / total if n else 0.0
     length = _weighted_length(whole)
     cjk = length - len(whole)
     chain = _weighted_length(body)
     counts = Counter(tags)
-    elements, classes, idents = nodes.elements, nodes.classes, nodes.ident
-    marks = Counter((c + " " + d).lower() for c, d in zip(classes, idents) if c or d)
-    distinct, rows_of = list(marks), list(marks.values())
-    comments, posts, carts = (sum(rows_of[k] for k in _matching(pattern, distinct))
+    elements, classes = nodes.elements, nodes.classes
+    marks = Counter(name_marks(page).lowered)
+    distinct, rows_of = _Joined(list(marks)), list(marks.values())
+    comments, posts, carts = (sum(rows_of[k] for k in distinct.matching(pattern))
                               for pattern in (_COMMENT, _POST, _CART))
     link_rows = np.flatnonzero(is_link)
     pager = 0
-    for row in link_rows[texts[link_rows] <= 14].tolist():
+    short = link_rows[texts[link_rows] <= 14]
+    for row in short[texts[short] > 0].tolist():  # a link without text has an empty anchor
         anchor = nodes.inner_text(row).strip()
         pager += bool(anchor) and (anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None)
     hrefs = [elements[row].get("href") or "" for row in link_rows.tolist()]
-    dated = {hrefs[k] for k in _matching(_DATE_HREF, hrefs)}
-    slugs = {hrefs[k] for k in _matching(_SLUG, [h.lower() for h in hrefs])}
-    users = len(_matching(_USER, hrefs))
+    joined_hrefs = _Joined(hrefs)
+    dated = {hrefs[k] for k in joined_hrefs.matching(_DATE_HREF)}
+    slugs = {hrefs[k] for k in _Joined(_lowered(hrefs)).matching(_SLUG)}
+    users = len(joined_hrefs.matching(_USER))
     prices = len(_matching(_PRICE, [t for t in nodes.seg_text if len(t) < 40]))
-    heading_text = int(texts[np.isin(tag_array, _HEADINGS)].sum())
-    furniture_links = int(nodes.links[np.isin(tag_array, _FURNITURE)].sum())
+    heading_text = int(texts[codes == _HEADING].sum())
+    furniture_links = int(nodes.links[codes == _FURNITURE_TAG].sum())
     offers = article_props = 0
-    for element in (elements[0].xpath("descendant-or-self::*[@itemprop][not(self::a)]")
-                    if n else ()):
-        prop = element.get("itemprop")
-        if prop:
+    for row, prop in page_markup(page).itemprops:  # every itemprop attribute, in document order
+        if prop and tags[row] != "a":
             prop = prop.lower()
             offers += prop in _OFFER_PROPS
             article_props += prop in _ARTICLE_PROPS
@@ -218,13 +227,13 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
     title_h1, og_h1, date_near = _headline(page, fields)
     og = _og_type(page)
     types: set[str] = set()
-    for obj in read_jsonld(page.ld_json).objects:
+    for obj in page_jsonld(page).objects:
         types |= type_names(obj)
     parts = urlsplit(page.url or "")
     path_query = parts.path + ("?" + parts.query if parts.query else "")
     segments = [s for s in parts.path.split("/") if s]
     last = _PAGE_SUFFIX.sub("", segments[-1]) if segments else ""
-    price_classes = sum(1 for c in classes if "price" in c.lower())
+    price_classes = _count_containing(classes, "price")
     paragraphs = texts[is_p]
     paragraphs = paragraphs[paragraphs > 0]
     links = max(int(nodes.links[0]), 1) if n else 1
@@ -431,6 +440,44 @@ def _rel_next(page: Page) -> bool:
     head = page.root.find("head")
     return head is not None and any((link.get("rel") or "").lower() == "next"
                                     for link in head.iter("link"))
+
+
+class _Joined:
+    """``texts`` joined by NUL (which none of the patterns can match) once, for several regex
+    passes: :meth:`matching` is :func:`_matching` without joining again."""
+
+    __slots__ = ("texts", "joined", "starts")
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.joined = "\x00".join(texts)
+        self.starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]]) if texts else None
+
+    def matching(self, pattern: re.Pattern) -> set[int]:
+        if not self.texts:
+            return set()
+        found = [m.start() for m in pattern.finditer(self.joined)]
+        if not found:
+            return set()
+        return set((np.searchsorted(self.starts, found, side="right") - 1).tolist())
+
+
+def _count_containing(texts: list[str], word: str) -> int:
+    """How many ``texts`` hold ``word`` (lower case) once lower-cased; one ``lower()`` call
+    over them all answers 0 at once, as on most pages (see :func:`_lowered`)."""
+    if word not in "\x00".join(texts).lower():
+        return 0
+    return len(_Joined(_lowered(texts)).matching(re.compile(re.escape(word))))
+
+
+def _lowered(texts: list[str]) -> list[str]:
+    """``[t.lower() for t in texts]`` in one ``lower()`` call: the same strings (NUL is neither
+    cased nor case-ignorable, so no letter's lower case depends on what is across it), unless a
+    text holds a NUL itself."""
+    joined = "\x00".join(texts)
+    if not texts or joined.count("\x00") != len(texts) - 1:
+        return [t.lower() for t in texts]
+    return joined.lower().split("\x00")
 
 
 def _matching(pattern: re.Pattern, texts: list[str]) -> set[int]:
