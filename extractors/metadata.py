@@ -87,8 +87,12 @@ def read_metadata(page: Page) -> Metadata:
     if head is not None:
         for element in head.iter(*_HEAD_TAGS):
             _read_element(element, found)
-    for element in _body_elements(page):
-        _read_element(element, found)
+    markup = page.memo.get("markup")
+    if markup is not None:  # the chain read the itemprop attributes already
+        _read_body(page, markup, found)
+    else:
+        for element in _body_elements(page):
+            _read_element(element, found)
     ld = page_jsonld(page)
     found.ld_articles, found.ld_pages = article_objects(ld.objects)
     known = {id(o) for o in (*found.ld_articles, *found.ld_pages)}
@@ -101,19 +105,30 @@ def _body_elements(page: Page):
     """The body's elements that can carry metadata, from the node table's element list (a
     second walk of the tree, as an XPath, costs 1.5-2 ms on a large page; this ~0.8)."""
     nodes, taken = page.nodes, 0
-    markup = page.memo.get("markup")
-    if markup is not None:  # the chain read the itemprop attributes already: no get() per element
-        rows = {row for row, _ in markup.itemprops}
-        rows.update(row for row, tag in enumerate(nodes.tag) if tag in _BODY_TAGS)
-        elements = nodes.elements
-        yield from (elements[row] for row in sorted(rows)[:MAX_ELEMENTS])
-        return
     for element, tag in zip(nodes.elements, nodes.tag, strict=True):
         if tag in _BODY_TAGS or element.get("itemprop") is not None:
             yield element
             taken += 1
             if taken >= MAX_ELEMENTS:
                 return
+
+
+def _read_body(page: Page, markup, found: Metadata) -> None:
+    """What ``for element in _body_elements(page): _read_element(element, found)`` reads, from
+    the rows :func:`extractors.boilerplate.read_markup` found an ``itemprop`` on: no ``get()``
+    per element for it, and a plain link (most of the elements read) only has its ``rel`` read
+    here, as _read_element would, without the call."""
+    nodes = page.nodes
+    props = {row for row, _ in markup.itemprops}
+    rows = props.union(row for row, tag in enumerate(nodes.tag) if tag in _BODY_TAGS)
+    elements, tags = nodes.elements, nodes.tag
+    for row in sorted(rows)[:MAX_ELEMENTS]:
+        element = elements[row]
+        if tags[row] == "a" and row not in props:
+            if "author" in (element.get("rel") or "").lower():
+                found.rel_authors.append(_text(element))
+        else:
+            _read_element(element, found)
 
 
 def _read_element(element: etree._Element, found: Metadata) -> None:
