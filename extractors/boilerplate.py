@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -139,7 +140,11 @@ NAME_EXEMPT_TAGS = frozenset({"html", "body", "main", "article"})
 #: :mod:`extractors.page`), big9 0.9526 -> 0.9527, trafilatura_eval 0.8846 -> 0.8845.
 INLINE_EXEMPT_TAGS = frozenset({"a"})
 
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+# the point between a lower-case letter or digit and a capital ("relatedArticles"): a space goes
+# there. Written as lookarounds so that sub() inserts a plain string (no group template to
+# expand per match, which cost more than the search); the same points as r"([a-z0-9])([A-Z])"
+# with r"\1 \2", whose matches never overlap (a capital cannot start the next one).
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT = re.compile(r"[^a-z0-9\0]+")
 _ATTRIBUTE_XPATH = ("descendant-or-self::*/@role | descendant-or-self::*/@hidden"
                     " | descendant-or-self::*/@aria-hidden | descendant-or-self::*/@style"
@@ -168,7 +173,7 @@ def name_words(value: str) -> str:
     >>> name_words("relatedArticles post_share-bar")
     ' related articles post share bar '
     """
-    spaced = _CAMEL.sub(r"\1 \2", value).lower().replace("\0", " \0 ")
+    spaced = _CAMEL.sub(" ", value).lower().replace("\0", " \0 ")
     return " " + _SPLIT.sub(" ", spaced) + " "
 
 
@@ -308,11 +313,20 @@ def _marks(nodes: NodeTable, markup: Markup, thread: bool = False
         guarded = (k in story_names or k not in comment_names) and k not in consent_names
         verdicts[name] = 3 if verdict == 2 and guarded else verdict
     verdict = np.fromiter((verdicts[name] for name in names), dtype=np.int8, count=len(names))
-    verdict[np.isin(markup.tags, list(NAME_EXEMPT_TAGS | INLINE_EXEMPT_TAGS))] = 0
+    # the three tag sets as bits of one code per row (a dict lookup per row; np.isin over an
+    # object array sorts it, three times)
+    bits = dict.fromkeys(NAME_EXEMPT_TAGS | INLINE_EXEMPT_TAGS, 1)
+    for tag in FURNITURE_TAGS:
+        bits[tag] = bits.get(tag, 0) | 2
+    for tag in STRONG_FURNITURE_TAGS:
+        bits[tag] = bits.get(tag, 0) | 4
+    tag_bits = np.fromiter(map(bits.get, markup.tags, repeat(0)), dtype=np.int8,
+                           count=len(markup.tags))
+    verdict[(tag_bits & 1) != 0] = 0
     caption = (verdict == 4) & (nodes.text <= MAX_CAPTION_CHARS)
     verdict[verdict == 4] = 0
-    weak = (verdict == 1) | np.isin(markup.tags, list(FURNITURE_TAGS)) | markup.weak_attribute
-    strong = (verdict >= 2) | caption | np.isin(markup.tags, list(STRONG_FURNITURE_TAGS))
+    weak = (verdict == 1) | ((tag_bits & 2) != 0) | markup.weak_attribute
+    strong = (verdict >= 2) | caption | ((tag_bits & 4) != 0)
     return strong, verdict == 3, weak & ~strong
 
 
