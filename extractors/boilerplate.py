@@ -276,6 +276,7 @@ def furniture_mask(nodes: NodeTable, markup: Markup | None = None,
     n = len(nodes)
     markup = read_markup(nodes) if markup is None else markup
     strong, strong_story, weak = _marks(nodes, markup, thread)
+    weak = weak | _related_blocks(nodes)
     keep = np.ones(n, dtype=bool)
     if not (strong.any() or weak.any()):
         return keep
@@ -289,6 +290,47 @@ def furniture_mask(nodes: NodeTable, markup: Markup | None = None,
         if keep[row]:
             keep[row:int(nodes.end[row]) + 1] = False
     return keep
+
+
+#: A line that heads links to other stories: "Recommended for You", "You may also like...",
+#: "Related stories", "More stories from ...", "Most read", "Mehr zum Thema", "Lesen Sie auch".
+_RELATED_HEADING = re.compile(
+    r"^[^\S\n]*(?:recommended (?:for you|stories|articles|reading)"
+    r"|you (?:may|might) also (?:like|enjoy)|related (?:stories|articles|posts|content|coverage"
+    r"|news|links|reading)|more (?:stories|news|articles|videos) (?:from|on|about)\b[^\n]*"
+    r"|most (?:popular|read|viewed)(?: stories| articles)?|trending(?: now| stories)?"
+    r"|top stories|weitere artikel|mehr zum thema|das k\u00f6nnte sie auch interessieren"
+    r"|\u00e4hnliche (?:artikel|beitr\u00e4ge)|lesen sie auch|auch interessant|meistgelesen)"
+    r"[^\w\n]*$", re.M)  # matched on the lower-cased text: IGNORECASE would cost 3x
+#: Such a heading is short: at most this many characters.
+MAX_RELATED_HEADING_CHARS = 60
+
+
+def _related_blocks(nodes: NodeTable) -> np.ndarray:
+    """Rows of blocks that open with a heading of links to other stories
+    (:data:`_RELATED_HEADING`): the heading's parent, when the heading (an element of at most
+    :data:`MAX_RELATED_HEADING_CHARS` characters and one child at most) is its first text. One
+    regex pass over the page's text segments, joined by line breaks and lower-cased."""
+    result = np.zeros(len(nodes), dtype=bool)
+    if not nodes.seg_text:
+        return result
+    segments = nodes.seg_text
+    text = "\n".join(segments).lower()
+    found = [m.start() for m in _RELATED_HEADING.finditer(text)]
+    if not found:
+        return result
+    lengths = [len(t) for t in segments]
+    if len(text) != sum(lengths) + len(segments) - 1:  # a letter whose lower case is longer ("İ")
+        lengths = [len(t.lower()) for t in segments]
+    starts = np.cumsum([0] + [length + 1 for length in lengths[:-1]])
+    for segment in np.searchsorted(starts, found, side="right") - 1:
+        row = int(nodes.seg_owner[segment])
+        if nodes.text[row] > MAX_RELATED_HEADING_CHARS or nodes.n_children[row] > 1:
+            continue
+        parent = int(nodes.parent[row])
+        if parent > 0 and nodes.seg_lo[parent] == nodes.seg_lo[row]:
+            result[parent] = True
+    return result
 
 
 def _marks(nodes: NodeTable, markup: Markup, thread: bool = False

@@ -302,6 +302,22 @@ def test_a_consent_panel_goes_whatever_its_share_of_the_page():
     assert "river rose" in extract(page).body and "cookies" not in extract(page).body
 
 
+def test_a_block_headed_recommended_for_you_is_furniture_only_where_the_heading_opens_it():
+    story = b"<div class=story><p>" + b"The river rose overnight in the old town. " * 12 + b"</p>"
+    teasers = (b"<div class=mod><h2>Recommended for You</h2><ul>"
+               + b"<li><a href=/a>Storm hits the coast</a><p>"
+               + b"Winds of a hundred kilometres an hour tore roofs off. " * 2 + b"</p></li>" * 4
+               + b"</ul></div>")
+    page = parse_page(b"<html><body>" + story + b"</div>" + teasers + b"</body></html>")
+    keep = furniture_mask(page.nodes)
+    assert not keep[page.nodes.classes.index("mod")] and keep[page.nodes.classes.index("story")]
+    # the same words closing a paragraph block of the story do not head it: nothing goes
+    inside = parse_page(b"<html><body><div class=story><p>" + b"The river rose again. " * 12
+                        + b"</p><h3>Most read</h3><p>" + b"Fishermen waited on the pier. " * 8
+                        + b"</p></div></body></html>")
+    assert furniture_mask(inside.nodes).all()
+
+
 def test_paragraphs_the_page_hides_are_not_part_of_the_story():
     # readability_testpages (Apache-2.0): hidden-nodes sets paragraphs with display:none and the
     # hidden attribute among the visible ones (the same Lorem ipsum); kept as paragraphs of the
