@@ -246,7 +246,8 @@ def is_thread(page: Page) -> bool:
     """
     if any(_THREAD_TYPES.search(text) for text in page.ld_json):
         return True
-    return any(_THREAD_TYPES.search(value) for value in page.root.xpath("//@itemtype"))
+    itemtypes = (page.root.get("itemtype") or "",) + page_markup(page).itemtypes  # <html> too
+    return any(_THREAD_TYPES.search(value) for value in itemtypes)
 
 
 def _with_lead(page: Page, main: MainText, allowed) -> MainText:

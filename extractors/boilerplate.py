@@ -148,7 +148,7 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT = re.compile(r"[^a-z0-9\0]+")
 _ATTRIBUTE_XPATH = ("descendant-or-self::*/@role | descendant-or-self::*/@hidden"
                     " | descendant-or-self::*/@aria-hidden | descendant-or-self::*/@style"
-                    " | descendant-or-self::*/@itemprop")
+                    " | descendant-or-self::*/@itemprop | descendant-or-self::*/@itemtype")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
@@ -224,6 +224,8 @@ class Markup:
     #: metadata and page-type steps need no walk of their own).
     itemprops: tuple[tuple[int, str], ...] = ()
     names: NameWords | None = None
+    #: every ``itemtype`` attribute's value, in document order (the page's microdata types).
+    itemtypes: tuple[str, ...] = ()
 
 
 def read_markup(nodes: NodeTable) -> Markup:
@@ -234,7 +236,7 @@ def read_markup(nodes: NodeTable) -> Markup:
     article_body = np.zeros(n, dtype=bool)
     hidden = np.zeros(n, dtype=bool)
     found = nodes.elements[0].xpath(_ATTRIBUTE_XPATH) if n else []
-    itemprops = []
+    itemprops, itemtypes = [], []
     if found:
         index = {el: row for row, el in enumerate(nodes.elements)}
         for value in found:
@@ -242,7 +244,9 @@ def read_markup(nodes: NodeTable) -> Markup:
             if row is None:
                 continue
             name = value.attrname
-            if name == "itemprop":
+            if name == "itemtype":
+                itemtypes.append(str(value))
+            elif name == "itemprop":
                 article_body[row] |= value == "articleBody"
                 itemprops.append((row, str(value)))
             elif name == "role":
@@ -254,7 +258,8 @@ def read_markup(nodes: NodeTable) -> Markup:
             else:  # hidden, aria-hidden
                 weak[row] |= name == "hidden" or value == "true"
                 hidden[row] |= name == "hidden"
-    return Markup(tags, weak, article_body, hidden, tuple(itemprops), NameWords.of(nodes))
+    return Markup(tags, weak, article_body, hidden, tuple(itemprops), NameWords.of(nodes),
+                  tuple(itemtypes))
 
 
 def page_markup(page) -> Markup:
