@@ -100,8 +100,8 @@ COMMENT_WORDS = ("comment*", "disqus", "respond", "reply", "replies")
 #: as a strong word would while its text is at most :data:`MAX_CAPTION_CHARS` characters, unless
 #: the word names a font style (:data:`_TYPE_STYLE`). Past that length the block is no caption but
 #: a wrapper the page builder named after one (the outermost caption-named blocks of seven body
-#: sets: under 600 characters, 8 000 of their tokens in the gold and 33 100 not; of 1 000 or
-#: more, 26 600 in the gold, story wrappers the walk must be free to choose). As
+#: sets: under 600 characters, 8 000 of their 4-token shingles in the gold and 33 100 not; of
+#: 1 000 or more, 26 600 in the gold, story wrappers the walk must be free to choose). As
 #: ``figcaption``, the gold of aeb, big9, cx_bbc and wcxb_dev leaves captions out and
 #: cleanportaleval's and readability_testpages' keep them. Every page, body F1 (trafilatura_eval
 #: snippet F1): aeb 0.9621 -> 0.9684 (the photo carousels inside the story of Hearst's papers,

@@ -275,8 +275,8 @@ def test_a_forum_topics_posts_are_its_body_though_named_as_comments():
     # wcxb_dev (CC-BY-4.0): an Invision forum topic (discussion.evernote.com) declares
     # DiscussionForumPosting; its posts sit in comment-named blocks (``ipsComment``), which are
     # furniture on an article, so the walk fell on the search menu (page F1 0).
-    gold = next(json.loads(line) for line in (FIXTURES / "pagetype" / "gold.jsonl").open()
-                if json.loads(line)["id"] == "0545")
+    lines = (FIXTURES / "pagetype" / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    gold = next(g for g in map(json.loads, lines) if g["id"] == "0545")
     document = (FIXTURES / "pagetype" / gold["file"]).read_bytes()
     page = parse_page(document, url=gold["url"])
     assert is_thread(page)
