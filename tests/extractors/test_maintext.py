@@ -331,3 +331,31 @@ def _assert_snippets(gold: dict, result, note: str) -> None:
     """Every ``with`` snippet of the gold is in the body, no ``without`` snippet is."""
     assert all(snippet in result.body for snippet in gold["with"]), note
     assert not any(snippet in result.body for snippet in gold["without"]), note
+
+
+def test_the_walk_does_not_step_into_an_aside_or_a_footer_beside_the_story():
+    # trafilatura_eval (Apache-2.0), pamelaandersonfoundation.org: the sidebar's archive list (a
+    # date under each headline, so little of it in links) outweighs the post, and the walk chose
+    # it; wcxb_dev (CC-BY-4.0), reventals.com: a site-map footer inside the header's nav held most
+    # of the text, and the body was its list of cities (F1 0 before either case was handled).
+    for name in ("trafilatura_eval-00143.html", "wcxb_dev-00189.html"):
+        region = _extract(name)[1].region_path.split(".")
+        assert "aside" not in region and "footer" not in region, name
+    _assert_snippets(*_extract("trafilatura_eval-00143.html"), "pamelaandersonfoundation.org")
+    gold, result = _extract("wcxb_dev-00189.html")
+    assert "services the following cities and zip codes" not in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.7
+
+
+def test_an_aside_that_holds_the_article_is_still_walked_into():
+    story = b"<article><p>" + b"The council met on Tuesday to vote on the budget. " * 10 + b"</p>"
+    page = parse_page(b"<html><body><aside class=layout>" + story + b"</article></aside>"
+                      b"<footer><p>" + b"Contact us at our office in the town square. " * 3
+                      + b"</p></footer></body></html>")
+    assert page.nodes.tag[find_subject_region(page.nodes)] in ("article", "p")
+    side = parse_page(b"<html><body><div class=post><p>" + b"A short post on the vote. " * 4
+                      + b"</p></div><aside><ul>" + b"<li>March 2020 <a href=/m>The budget</a>"
+                      b" was published on the third of March.</li>" * 12 + b"</ul></aside>"
+                      b"</body></html>")
+    region = find_subject_region(side.nodes)
+    assert side.nodes.classes[region] == "post" or side.nodes.tag[region] == "p"
