@@ -12,8 +12,8 @@ Implementation notes:
 - Similarities are multiples of 1/7 (the share of 7 equal features, or 0, or 1), so they are kept as
   integer numerators 0..7 and accumulated in integers: ties are exact. ``Ts`` is 2/7 (the sweep is
   beside :data:`SIMILARITY_THRESHOLD`; ``newscrawl eval --lcs-ts K`` reruns it).
-- One generation of comparisons is one numpy equality count over ``(n, 7)`` keys per node (the
-  features mixed with the tag; content nodes keyed by their innerHTML fingerprint), see
+- One generation of comparisons is one numpy equality count over 7 keys per node, a column at a
+  time (the features mixed with the tag; content nodes keyed by their innerHTML fingerprint), see
   :func:`_comparison_keys`.
 - The similarity matrix is sparse: a pair is non-zero only if its parents are similar, all the way
   up to body, so only pairs of nodes at the same depth, children of similar pairs, are ever
@@ -163,7 +163,7 @@ def _similar_cells(t1: FeatureTree, t2: FeatureTree, threshold: float, max_pairs
         next_p, next_q = [p[:0]], [q[:0]]
         for lo, hi in _batches(sizes):
             i, j = _child_pairs(k1[lo:hi], k2[lo:hi], sizes[lo:hi])
-            values = (keys1[i] == keys2[j]).sum(axis=1)
+            values = _equal_columns(keys1, keys2, i, j)
             nonzero, similar = values > 0, values > parent_min
             found_i.append(i[nonzero]), found_j.append(j[nonzero]), found_v.append(values[nonzero])
             next_p.append(i[similar]), next_q.append(j[similar])
@@ -201,6 +201,18 @@ def _child_pairs(k1: np.ndarray, k2: np.ndarray, sizes: np.ndarray
     return k1[pair, 0] + across, k2[pair, 0] + down
 
 
+def _equal_columns(keys1: np.ndarray, keys2: np.ndarray, i: np.ndarray, j: np.ndarray
+                   ) -> np.ndarray:
+    """How many of the 7 key columns are equal for each pair ``(i[k], j[k])``: one gather and
+    compare per column of the column-major keys, counted in bytes. Gathering whole ``(n, 7)``
+    rows and summing booleans to int64 cost 10x as much on a batch of 20 000 pairs; over the
+    small batches of real pairs the similarity step is about 15 % faster (cx_163, big9)."""
+    values = (keys1[0].take(i) == keys2[0].take(j)).view(np.uint8)
+    for column in range(1, keys1.shape[0]):
+        values += keys1[column].take(i) == keys2[column].take(j)
+    return values
+
+
 #: Odd 64-bit multipliers that give each of the 7 feature columns its own mix of the tag, and
 #: the salt that keeps a content node's key apart from every plain feature value.
 _COLUMN_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
@@ -210,17 +222,18 @@ _CONTENT_SALT = np.uint64(0x2545F4914F6CDD1D)
 
 
 def _comparison_keys(tree: FeatureTree) -> np.ndarray:
-    """``(n, 7)`` keys such that, for two nodes whose parents are similar, the number of equal
-    columns is ``CompareTwoCNode`` (rules 1, 4–6): each column is the feature mixed with the tag
-    (different tags: no column equal), and a content node's columns all come from its innerHTML
-    fingerprint instead (two content nodes: 7 when the fingerprints agree, else 0; a content node
-    against a plain one: 0). Keys are 64-bit mixes, so a false equality has odds of about 2**-64
+    """``(7, n)`` keys (column-major) such that, for two nodes whose parents are similar, the
+    number of equal columns is ``CompareTwoCNode`` (rules 1, 4–6): each column is the feature
+    mixed with the tag (different tags: no column equal), and a content node's columns all come
+    from its innerHTML fingerprint instead (two content nodes: 7 when the fingerprints agree,
+    else 0; a content node against a plain one: 0). Keys are 64-bit mixes, so a false equality has odds of about 2**-64
     a column, the same order as the hashes the feature tree already compares."""
     tag = tree.tag.view(np.uint64)[:, None] * _COLUMN_MIX
     content_key = ((tree.fingerprint.view(np.uint64) ^ _CONTENT_SALT)[:, None] * _COLUMN_MIX
                    ) ^ _CONTENT_SALT
     plain = tree.features.view(np.uint64)
-    return np.where(tree.content[:, None], content_key, plain) ^ tag
+    # column-major: :func:`_equal_columns` gathers one column at a time
+    return np.ascontiguousarray((np.where(tree.content[:, None], content_key, plain) ^ tag).T)
 
 
 def _chain_scores(rows: list[int], cols: list[int], sims: list[int], starts: list[int]
@@ -374,7 +387,7 @@ def _indicators(nodes: NodeTable, clusters: list[list[int]]) -> np.ndarray:
     before = np.concatenate(([0.0], np.cumsum(nodes.seg_len, dtype=float)))[nodes.seg_lo[rows]]
     lo, hi = MAIN_AREA[0] * total, MAIN_AREA[1] * total
     overlap = np.clip(np.minimum(before + nodes.text[rows], hi) - np.maximum(before, lo), 0, None)
-    is_content = np.fromiter((t in CONTENT_TAGS for t in nodes.tag), dtype=np.int64,
+    is_content = np.fromiter(map(CONTENT_TAGS.__contains__, nodes.tag), dtype=bool,
                              count=len(nodes))
     tags_before = np.concatenate(([0], np.cumsum(is_content)))
     link_rate = np.divide(per_cluster(nodes.link_text[rows]), text, out=np.zeros(len(clusters)),
