@@ -281,7 +281,8 @@ def furniture_mask(nodes: NodeTable, markup: Markup | None = None,
     n = len(nodes)
     markup = read_markup(nodes) if markup is None else markup
     strong, strong_story, weak = _marks(nodes, markup, thread)
-    weak = weak | _related_blocks(nodes)
+    related, read_also = _related_blocks(nodes)
+    weak, strong = weak | related, strong | read_also
     keep = np.ones(n, dtype=bool)
     if not (strong.any() or weak.any()):
         return keep
@@ -305,37 +306,63 @@ _RELATED_HEADING = re.compile(
     r"|news|links|reading)|more (?:stories|news|articles|videos) (?:from|on|about)\b[^\n]*"
     r"|most (?:popular|read|viewed)(?: stories| articles)?|trending(?: now| stories)?"
     r"|top stories|weitere artikel|mehr zum thema|das k\u00f6nnte sie auch interessieren"
-    r"|\u00e4hnliche (?:artikel|beitr\u00e4ge)|lesen sie auch|auch interessant|meistgelesen)"
+    r"|\u00e4hnliche (?:artikel|beitr\u00e4ge)|lesen sie auch|auch interessant|meistgelesen"
+    r"|(?:lesen sie |auch )?(?:weiterlesen|zum weiterlesen)|auch lesen|siehe auch|mehr themen"
+    r"|weitere beitr\u00e4ge(?: [^\n]{0,40})?|das k\u00f6nnte dich (?:auch )?interessieren"
+    r"|read (?:more|also)|see also|related|lea tambi\u00e9n|(?:le|te) puede interesar"
+    r"|(?:\u00e0 )?lire aussi|leggi anche)"
     r"[^\w\n]*$", re.M)  # matched on the lower-cased text: IGNORECASE would cost 3x
 #: Such a heading is short: at most this many characters.
 MAX_RELATED_HEADING_CHARS = 60
+#: A line of one of these tags that is such a label and then a link, up to this many characters
+#: of link text, is the link to another story set between the story's paragraphs ("Lesen Sie
+#: auch: ...", "LE PUEDE INTERESAR: ...", "Related: ..."): it goes as a strong word would, even
+#: among the paragraphs (a block the heading opens is weak furniture only).
+_READ_ALSO_TAGS = frozenset({"p", "div", "li", "h2", "h3", "h4", "h5", "h6"})
+MAX_READ_ALSO_CHARS = 300
 
 
-def _related_blocks(nodes: NodeTable) -> np.ndarray:
+def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
     """Rows of blocks that open with a heading of links to other stories
     (:data:`_RELATED_HEADING`): the heading's parent, when the heading (an element of at most
-    :data:`MAX_RELATED_HEADING_CHARS` characters and one child at most) is its first text. One
-    regex pass over the page's text segments, joined by line breaks and lower-cased."""
+    :data:`MAX_RELATED_HEADING_CHARS` characters and one child at most) is its first text; and,
+    apart, the lines that are such a label followed by links only (see :data:`MAX_READ_ALSO_CHARS`).
+    One regex pass over the page's text segments, joined by line breaks and lower-cased."""
     result = np.zeros(len(nodes), dtype=bool)
+    lines = np.zeros(len(nodes), dtype=bool)
     if not nodes.seg_text:
-        return result
+        return result, lines
     segments = nodes.seg_text
     text = "\n".join(segments).lower()
     found = [m.start() for m in _RELATED_HEADING.finditer(text)]
     if not found:
-        return result
+        return result, lines
     lengths = [len(t) for t in segments]
     if len(text) != sum(lengths) + len(segments) - 1:  # a letter whose lower case is longer ("İ")
         lengths = [len(t.lower()) for t in segments]
     starts = np.cumsum([0] + [length + 1 for length in lengths[:-1]])
     for segment in np.searchsorted(starts, found, side="right") - 1:
         row = int(nodes.seg_owner[segment])
-        if nodes.text[row] > MAX_RELATED_HEADING_CHARS or nodes.n_children[row] > 1:
+        heading = nodes.text[row] <= MAX_RELATED_HEADING_CHARS and nodes.n_children[row] <= 1
+        if heading:  # the label is an element of its own: the block it opens is its parent's
+            opened = int(nodes.parent[row])
+            if opened <= 0 or nodes.seg_lo[opened] != nodes.seg_lo[row]:
+                continue
+        elif nodes.seg_lo[row] == segment:  # the label is the first text of a longer element
+            opened = row
+        else:
             continue
-        parent = int(nodes.parent[row])
-        if parent > 0 and nodes.seg_lo[parent] == nodes.seg_lo[row]:
-            result[parent] = True
-    return result
+        line = opened
+        while (nodes.tag[line] not in _READ_ALSO_TAGS and nodes.parent[line] > 0
+               and nodes.text[int(nodes.parent[line])] == nodes.text[line]):
+            line = int(nodes.parent[line])  # "<p><b>Read also: <a>...</a></b></p>": the p
+        rest = nodes.text[line] - len(segments[segment].strip())
+        if (nodes.tag[line] in _READ_ALSO_TAGS and 0 < rest <= MAX_READ_ALSO_CHARS
+                and nodes.link_text[line] >= rest - 2):
+            lines[line] = True  # "Lesen Sie auch: <a>the other story</a>"
+        elif heading:
+            result[opened] = True
+    return result, lines
 
 
 def _marks(nodes: NodeTable, markup: Markup, thread: bool = False

@@ -359,3 +359,17 @@ def test_an_aside_that_holds_the_article_is_still_walked_into():
                       b"</body></html>")
     region = find_subject_region(side.nodes)
     assert side.nodes.classes[region] == "post" or side.nodes.tag[region] == "p"
+
+
+def test_a_line_that_opens_with_read_also_and_goes_on_in_a_link_is_furniture():
+    # trafilatura_eval (Apache-2.0), elheraldo.hn: "LE PUEDE INTERESAR: <a>another story</a>"
+    # set between the story's paragraphs was kept as one of them.
+    gold, result = _extract("trafilatura_eval-00978.html")
+    _assert_snippets(gold, result, "elheraldo.hn")
+    line = b"<p><strong>Lesen Sie auch:</strong> <a href=/other>Der Hafen wird ausgebaut</a></p>"
+    prose = (b"<p>Lesen Sie auch: the council's own report, which says the harbour will grow "
+             b"by a third, and <a href=/r>its appendix</a>.</p>")
+    story = b"<p>" + b"Der Rat tagte am Dienstag und beschloss den Haushalt. " * 8 + b"</p>"
+    page = parse_page(b"<html><body><div>" + story + line + story + prose + b"</div></body></html>")
+    text = extract_main_text(page, content=furniture_mask(page.nodes)).text
+    assert "Der Hafen wird ausgebaut" not in text and "its appendix" in text
