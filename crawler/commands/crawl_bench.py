@@ -24,9 +24,9 @@ would), then:
    extracting the same pages alone in this process (each with the site's next page as its
    sibling, as the crawl pairs them, used as the crawl uses it: on CJK pages only unless
    ``-s NEWSCRAWL_USE_SIBLING=...`` says otherwise; a sibling parsed once per site as the crawl
-   caches it): the
-   crawl's CPU seconds over the span over the extraction's CPU seconds, less one (and the same
-   in wall time: the crawl's span over the extraction's time, less one).
+   caches it; the garbage collector set as the crawl sets it): the crawl's CPU seconds over the
+   span over the extraction's CPU seconds, less one (and the same in wall time: the crawl's span
+   over the extraction's time, less one).
 
 Targets (issue 12): 2 workers ≥ 1.8× one; overhead ≤ 20 %. Wall-time figures on a loaded machine
 are noise, the CPU figures much less so; the machine's load is printed with them.
@@ -480,6 +480,9 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
     from pipelines.parsed_pages import PageCache
     from pipelines.siblings import StoredPage
 
+    from crawler.runner import settle_gc
+
+    settle_gc()  # the extraction alone with the collector as the crawl sets it
     sites.reset(0.0)
     crawl = subprocess.Popen(_cli("crawl", *[b + "/" for b in sites.bases], "--out",
                                   str(workdir / "e"), "--depth", "1", "--no-autothrottle",
