@@ -386,8 +386,14 @@ def _timeline(sites: _Sites, count: int, samples: list[tuple[float, int, int]]) 
             "in_flight": round(sum(b - a for a, b in mine) / span, 2),
         })  # fmt: skip
     during = [(q, lease) for t, q, lease in samples if first <= t <= sites.last]
+    tenths = [0.0] * 10  # requests in flight on average in each tenth of the span
+    for _, a, b in sites.exchanges:
+        for n in range(10):
+            lo, hi = first + span * n / 10, first + span * (n + 1) / 10
+            tenths[n] += max(0.0, min(b, hi) - max(a, lo)) / (span / 10)
     return {
         "per_worker": rows,
+        "in_flight_by_tenth": [round(x, 1) for x in tenths],
         "in_flight": round(sum(b - a for _, a, b in sites.exchanges) / span, 2),
         "queue_empty_share": round(sum(1 for q, _ in during if q == 0) / len(during), 3)
         if during else None,
@@ -584,6 +590,8 @@ def run(args: argparse.Namespace) -> int:
               f"{row.get('in_flight', '-'):>9}   queue empty {row.get('queue_empty_share', 0):.1%} "
               f"of the span, at most {row.get('queue_max', '-')} queued; "
               f"{row.get('redis_commands_per_page', '-')} Redis commands a page")  # fmt: skip
+        print(f"{'':>15} in flight in each tenth of the span: "
+              f"{' '.join(str(x) for x in row.get('in_flight_by_tenth', []))}")  # fmt: skip
     print("(first s: its first request after the span's start; idle: share of the span with none "
           "of its requests at the server; in flight: its requests at the server on average; "
           "polite waits: requests that waited for a shared per-site slot, and the seconds)")
