@@ -45,11 +45,12 @@ def settle_gc() -> None:
     of the collector's sight (``gc.freeze``), and collect less often (:data:`GC_THRESHOLDS`).
 
     Extracting a page allocates hundreds of thousands of objects (node tables, feature rows); with
-    the default thresholds the collector ran 620 young, 56 middle and 5 full collections in an
-    embedded crawl of the crawl bench's 248 pages, the full ones walking every module object too:
-    1.2-1.3 s of a 10.3 s crawl's CPU (timed with ``gc.callbacks``, four runs). Frozen and at these
-    thresholds: 227, 19 and 2 collections, 0.34-0.41 s; peak RSS the same (298 and 292 MB). Pages
-    and their trees are freed by reference counting as before; only cycles wait a little longer.
+    the default thresholds the collector ran 611-618 young, 55-56 middle and 5 full collections in
+    an embedded crawl of the crawl bench's 248 pages, the full ones walking every module object
+    too: 0.57-0.61 s of CPU (thread CPU time inside ``gc.callbacks``), about 6 % of the crawl's.
+    Frozen and at these thresholds: 231, 20 and 2 collections, 0.17 s; peak RSS the same (298 and
+    292 MB). Pages and their trees are freed by reference counting as before; only cycles wait a
+    little longer.
     """
     gc.collect()
     gc.freeze()
