@@ -585,7 +585,8 @@ def run(args: argparse.Namespace) -> int:
         for n, (mine, waits) in enumerate(zip(row.get("per_worker", []), polite, strict=False)):
             print(f"{row['workers']:>8} {n:>6} {mine['pages']:>6} {mine['first_request_s']!s:>7} "
                   f"{mine['idle_share']:>6.1%} {mine['in_flight']:>9} "
-                  f"{waits.get('waited', 0):>12} {round(waits.get('wait_s', 0), 1):>7}")  # fmt: skip
+                  f"{waits.get('waited', 0):>12} "
+                  f"{round(waits.get('wait_s', 0), 1):>7}")  # fmt: skip
         print(f"{row['workers']:>8} {'all':>6} {row['pages']:>6} {'':>7} {'':>6} "
               f"{row.get('in_flight', '-'):>9}   queue empty {row.get('queue_empty_share', 0):.1%} "
               f"of the span, at most {row.get('queue_max', '-')} queued; "

@@ -26,9 +26,8 @@ fetched (or whose queue ran dry for a moment) sat idle up to 5 s with work in Re
 saw a second worker's first request 5.06 s into a 9.4 s crawl). So once the queue has given
 nothing, the scheduler looks again every ``NEWSCRAWL_QUEUE_POLL_INTERVAL`` seconds (0.2; one
 lease call a look, only while this worker is short of work): a request found is leased, held here,
-and handed to the engine with :meth:`ExecutionEngine.crawl <scrapy.core.engine.ExecutionEngine.crawl>`,
-Scrapy's public way to have the engine ask its scheduler again (``enqueue_request`` knows the held
-request and does not queue it twice).
+and handed to the engine with ``crawler.engine.crawl``, Scrapy's public way to have the engine ask
+its scheduler again (``enqueue_request`` knows the held request and does not queue it twice).
 
 ``close()`` and ``flush()`` never delete the shared keys (scrapy-redis's ``close()`` does when
 ``SCHEDULER_PERSIST`` is false); ``close()`` puts this worker's unfinished leases back at once.
@@ -215,7 +214,10 @@ class SharedQueueScheduler(Scheduler):
         self._poll.stop()
         self._ready.append(request)
         self._count("polled")
-        self.crawler.engine.crawl(request)
+        try:
+            self.crawler.engine.crawl(request)
+        except RuntimeError:  # the spider is closing: close() puts the held lease back
+            logger.debug("engine closing; %s stays leased here until close", request.url)
 
     def _take(self) -> Request | None:
         """Lease the first queued request (None: queue empty, Redis away, or a bad entry)."""
