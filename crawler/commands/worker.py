@@ -13,7 +13,8 @@ DESCRIPTION = """\
 Joins the crawl whose shared queue is in Redis: takes requests from the shared queue, and when it
 is idle pops seed URLs pushed by `newscrawl seed` and schedules them. It waits for work forever,
 unless --idle-timeout S is given: then it closes once the shared queue has been empty for S seconds
-(checked about every 5 s). Stopping a worker never clears the shared queue. Items go to DIR (JSONL),
+(checked about every 5 s); while it has nothing to fetch it looks at the shared queue every 0.2 s
+(NEWSCRAWL_QUEUE_POLL_INTERVAL). Stopping a worker never clears the shared queue. Items go to DIR (JSONL),
 DIR/warc (WARC) and the Redis Stream newscrawl:items; list-page wrappers (PSNT) are shared by all
 workers in the Redis hash newscrawl:wrappers.
 

@@ -353,7 +353,7 @@ class NewsSpider(scrapy.Spider):
         if records is None:  # NEWSCRAWL_RECORDS_WAIT passed without an answer from the pipeline
             self.count("wrappers/records_wait_timeout")
             records = []
-        if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
+        if self.at_depth_limit(response):
             records = []  # past DEPTH_LIMIT: the depth middleware would drop them
         site = site_origin(response.url)
         done = {r.url for r in head[:-1]}
@@ -393,11 +393,24 @@ class NewsSpider(scrapy.Spider):
                 hint = {"title": entry.title, "published": entry.published, "source": source.kind}
                 yield self.request(url, response, meta={HINT_META: hint})
 
+    def at_depth_limit(self, page: Response) -> bool:
+        """Whether links of ``page`` would be past ``DEPTH_LIMIT`` (Scrapy's depth middleware
+        would drop their requests)."""
+        return bool(self.depth_limit) and int(page.meta.get("depth", 0)) >= self.depth_limit
+
     def link_requests(
         self, page: Response, links: list[str], done: set[str]
     ) -> Iterator[Request]:
         """Requests of the page's links at the normal priority, but those in ``done`` (lazily:
-        built as they are taken)."""
+        built as they are taken); none from a page at ``DEPTH_LIMIT``.
+
+        The depth middleware would drop those, but only after each was built and sent through the
+        spider middlewares: on the crawl bench (240 articles at the limit, 62 same-site links
+        each) that was 14 800 requests built for nothing, about 1 s of the reactor's time in a
+        10 s crawl; and a sites file's ``max_pages`` counted them as requested (:meth:`follows`).
+        """
+        if self.at_depth_limit(page):
+            return iter(())
         return (self.request(url, page) for url in links
                 if url not in done and self.follows(url, page))  # fmt: skip
 
@@ -405,7 +418,7 @@ class NewsSpider(scrapy.Spider):
         """The high-priority request of ``link`` for the first article of template ``key``."""
         if link is None or key in self.sibling_templates or not self.follows(link, response):
             return None
-        if self.depth_limit and int(response.meta.get("depth", 0)) >= self.depth_limit:
+        if self.at_depth_limit(response):
             return None
         if len(self.sibling_templates) >= MAX_TEMPLATES_REMEMBERED:
             self.sibling_templates.clear()

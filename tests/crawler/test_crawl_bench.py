@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import os
 from pathlib import Path
 
 import pytest
 
+import crawler.commands.crawl_bench
 from tests.crawler.demo_helpers import newscrawl
 
 DATA = Path(os.environ.get("NEWSCRAWL_DATA", Path.home() / ".cache" / "newsdata"))
@@ -32,6 +34,18 @@ def test_crawl_bench_prints_both_figures(tmp_path: Path) -> None:
         assert cpu["machine"] >= cpu["workers"]
         assert row["worker_cpu_ms_per_page"] > 0 and row["cpu_bound_pages_per_s"] > 0
         assert row["delay_bound_pages_per_s"] == min(row["workers"] * 8, 2 * 2) / 0.05
+        assert row["bound"] in ("cpu", "delay", "neither")
+        # each worker's share, told apart at the server by its User-Agent
+        assert sum(w["pages"] for w in row["per_worker"]) == row["pages"]
+        assert all(0 <= w["idle_share"] <= 1 for w in row["per_worker"])
+        assert row["redis_commands_per_page"] > 0 and row["queue_max"] >= 1
+    assert "beyond this machine's reach" in result.stdout or "within this machine's reach" in \
+        result.stdout  # fmt: skip
     over = figures["overhead"]
     assert over["crawl_cpu_s"] > 0 and over["extract_cpu_s"] > 0
     assert over["crawl_cpu_total_s"] >= over["crawl_cpu_s"] and over["exit_code"] == 0
+
+
+def test_bench_helpers_docstring_examples_hold() -> None:
+    result = doctest.testmod(crawler.commands.crawl_bench)
+    assert result.attempted >= 2 and result.failed == 0

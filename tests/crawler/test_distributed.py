@@ -73,7 +73,7 @@ def _assert_no_pickle(client: redis.Redis) -> None:
 
 def _run_workers(redis_url: str, tmp_path: Path, count: int = 2) -> list[Path]:
     # DEPTH_LIMIT as the site expects. Two requests at a time and a delay make one worker alone take
-    # about 11 s, so the other joins in (an idle engine polls the shared queue every 5 s).
+    # about 11 s, so the other joins in (an idle worker looks at the shared queue every 0.2 s).
     depth = str(load_site().manifest["depth_limit"])
     options = [
         "--redis",

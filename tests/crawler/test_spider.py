@@ -66,6 +66,20 @@ def test_index_page_gives_a_page_item_and_same_site_requests(spider: NewsSpider)
     assert _stats(spider) == {"newscrawl/pages_fetched": 1, "newscrawl/siblings/requested": 1}
 
 
+def test_a_page_at_the_depth_limit_yields_its_item_and_no_link_requests() -> None:
+    """Its links would be dropped by Scrapy's depth middleware: they are not built (the crawl bench
+    built 14 800 such requests for 248 pages)."""
+    body = load_site().replies["/news/"].body
+    crawler = get_crawler(NewsSpider, {"NEWSCRAWL_MAX_PAGE_BYTES": 50_000, "DEPTH_LIMIT": 1})
+    limited = NewsSpider.from_crawler(crawler, start_urls=f"{BASE}/")
+    out = parse_all(limited, _response("/news/", body))  # depth 1: at the limit
+    assert [o for o in out if isinstance(o, Request)] == []
+    assert len(out) == 1 and out[0]["kind"] == "page"
+    front = _response("/news/", body).replace(request=Request(BASE + "/news/", meta={"depth": 0}))
+    below = parse_all(limited, front)
+    assert len([o for o in below if isinstance(o, Request)]) == 18  # sibling + 17 links
+
+
 @pytest.mark.parametrize(
     ("body", "content_type", "reason"),
     [
