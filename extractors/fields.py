@@ -163,8 +163,11 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
     for key in PUBLISHED_META[2:]:
         source = "opengraph" if key.startswith("og:") or key.startswith("article:") else "meta"
         found += [(v, source) for v in meta.meta.get(key, ())]
-    found += [(t.value or t.text, "time") for t in meta.times if t.role == "published"]
-    found += [(t.value or t.text, "time") for t in meta.times if not t.role and t.value]
+    # a <time> beside the article (an <aside>, a related-posts list) dates another story
+    found += [(t.value or t.text, "time") for t in meta.times
+              if t.role == "published" and not t.aside]
+    found += [(t.value or t.text, "time") for t in meta.times
+              if not t.role and t.value and not t.aside]
     found += [(v, "microdata") for v in meta.microdata.get("page:datePublished", ())]
     for obj in (*meta.ld_pages, *meta.ld_other):  # a HowTo's, a Product's date: the page's
         found += [(v, "jsonld") for v in _ld_strings(obj, "datePublished", "dateCreated")]

@@ -144,6 +144,10 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "the dateline and htmldate agree on a day the JSON-LD does not declare (2023-07-22)"),
     ("readability_testpages-00122.html", "2014-03-27",
      "a citation's 'Retrieved 27 January 2020' is no dateline to overrule the JSON-LD"),
+    ("htmldate_eval-00044.html", "2019-06-27",
+     "the first <time> is in an <aside> of other posts (2019-07-30)"),
+    ("htmldate_eval-00667.html", "2023-10-31",
+     "the first <time> is in a related-posts list (2020-12-03)"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
