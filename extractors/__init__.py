@@ -110,7 +110,8 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     :mod:`extractors.story`), attenuation main text, fields (title, dates, authors... see
     :mod:`extractors.fields`), page type. The body never depends on the page type.
     ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that no date
-    lies in the future. ``svm`` says what paper 001's SVM does here (see
+    lies in the future; where nothing on the parsed page dates it, htmldate reads the document as
+    given (its scripts and comments: not possible for a :class:`Page` given already parsed). ``svm`` says what paper 001's SVM does here (see
     :class:`extractors.svm_fields.SvmPolicy`; default: the measured defaults, shipped model).
 
     ``document`` may be a :class:`Page` already parsed (then ``url``, ``content_type`` and
@@ -155,7 +156,9 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
         main = whole
         sibling_note = {"used": False, "reason": "denoising kept too little of the page's body"}
     t3 = time.perf_counter()
-    fields = extract_fields(page, main.text, fetched_at)
+    # the page's source, for the last date reader (scripts and comments are out of the tree)
+    source = None if isinstance(document, Page) else document
+    fields = extract_fields(page, main.text, fetched_at, source)
     main = _svm_step(page, main, fields, svm if svm is not None else SvmPolicy(), fetched_at)
     t4 = time.perf_counter()
     # a property of the page, not of its template; read on the page as a whole (furniture

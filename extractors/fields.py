@@ -101,9 +101,12 @@ class Fields:
 FIELD_NAMES = tuple(f.name for f in dc_fields(Fields) if f.name not in ("sources", "notes"))
 
 
-def extract_fields(page: Page, text: str = "", fetched_at: datetime | None = None) -> Fields:
+def extract_fields(page: Page, text: str = "", fetched_at: datetime | None = None,
+                   source: bytes | str | None = None) -> Fields:
     """Every field of ``page`` (``text``: its main text, for the language check and bylines;
-    ``fetched_at``: aware, anchors relative dates and the future check)."""
+    ``fetched_at``: aware, anchors relative dates and the future check; ``source``: the page's
+    bytes or text as fetched, read for a date only when nothing on the parsed page gives one,
+    see :func:`extractors.bylines.htmldate_source`)."""
     meta = read_metadata(page)
     out = Fields()
     if meta.ld_problems:
@@ -112,7 +115,7 @@ def extract_fields(page: Page, text: str = "", fetched_at: datetime | None = Non
     out.fill(*_pair("title", choose_title(page, meta)))
     _language(out, meta, text)
     langs = (out.language.split("-")[0],) if out.language else ()
-    _dates(out, page, meta, fetched_at, langs)
+    _dates(out, page, meta, fetched_at, langs, source)
     _authors(out, page, meta, tuple(sites), langs[0] if langs else None)
     page_urls(out, page, meta)
     _texts(out, meta)
@@ -175,7 +178,7 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
 
 
 def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
-           langs: tuple[str, ...]) -> None:
+           langs: tuple[str, ...], source: bytes | str | None = None) -> None:
     zone = site_zone(page.url)
     chosen = _first_date(out, "published", _candidates_published(page, meta), fetched_at, langs,
                          zone)
@@ -193,6 +196,8 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
             found = bylines.htmldate_fallback(page, fetched_at)
             if found is None:
                 found = bylines.text_date(page, fetched_at, langs)
+            if found is None and source is not None:
+                found = bylines.htmldate_source(page, source, fetched_at)
             chosen = (found, "text") if found is not None else None
     if chosen is not None:
         out.fill("published", chosen[0].iso(), chosen[1])

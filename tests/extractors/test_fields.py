@@ -148,6 +148,10 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "the first <time> is in an <aside> of other posts (2019-07-30)"),
     ("htmldate_eval-00667.html", "2023-10-31",
      "the first <time> is in a related-posts list (2020-12-03)"),
+    ("htmldate_eval-00570.html", "2016-11-04",
+     "the only date is in a script's app state ('publishedDate'): htmldate on the source"),
+    ("htmldate_eval-00921.html", "2020-04-17",
+     "the only date is a script call (showDate(\"2020/04/17 ...\")): htmldate on the source"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
@@ -155,6 +159,16 @@ def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     fetched = datetime(2025, 11, 1, tzinfo=UTC)
     published = extract(page_bytes(gold), url=gold["url"], fetched_at=fetched).fields.published
     assert (published or "")[:10] == day, rule
+
+
+def test_a_page_given_parsed_has_no_source_to_read_a_date_from() -> None:
+    # extract() of an already parsed Page has no source: the scripts' dates are out of reach
+    gold = fixture("htmldate_eval-00570.html")
+    fetched = datetime(2025, 11, 1, tzinfo=UTC)
+    page = parse_page(page_bytes(gold), url=gold["url"])
+    assert extract(page, fetched_at=fetched).fields.published is None
+    assert extract(page_bytes(gold), url=gold["url"],
+                   fetched_at=fetched).fields.published[:10] == "2016-11-04"
 
 
 def test_htmldate_answering_a_bare_year_as_new_year_is_not_a_date() -> None:
