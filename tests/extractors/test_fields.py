@@ -152,6 +152,10 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "the only date is in a script's app state ('publishedDate'): htmldate on the source"),
     ("htmldate_eval-00921.html", "2020-04-17",
      "the only date is a script call (showDate(\"2020/04/17 ...\")): htmldate on the source"),
+    ("htmldate_eval-00456.html", "2022-01-14",
+     "no modification declared: a later day shown (2022-01-21) does not overrule the microdata"),
+    ("htmldate_eval-00454.html", "2020-04-27",
+     "no modification declared: a later day shown (2020-07-08) does not overrule the JSON-LD"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
