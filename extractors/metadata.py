@@ -46,7 +46,7 @@ class TimeElement:
     value: str
     text: str
     role: str  # "published" | "modified" | "" (nothing says)
-    #: Inside a block beside the article (``<aside>``, a "related" block): another
+    #: Inside a block beside the article (``<aside>``, a "related" block, an embedded post): another
     #: story's date, not this one's (see :func:`_beside`).
     aside: bool = False
 
@@ -209,19 +209,21 @@ def _time(element: etree._Element) -> TimeElement:
 
 
 def _beside(element: etree._Element) -> bool:
-    """Whether ``element`` sits in a block beside the article: an ``<aside>``, or an element
-    whose class or id names a "related" block (``<body>``'s own classes say nothing about one
-    element). "sidebar" was tried too and left out: layouts name their main column so
-    (``id="sidebar"``, ``c-layout-sidebar-left``) and 2 right dates were lost.
+    """Whether ``element`` sits in a block beside the article: an ``<aside>``, a
+    ``<blockquote>`` (an embedded post: Instagram's embed carries its own ``<time>``), or an
+    element whose class or id names a "related" block (``<body>``'s own classes say nothing
+    about one element). "sidebar" was tried too and left out: layouts name their main column
+    so (``id="sidebar"``, ``c-layout-sidebar-left``) and 2 right dates were lost.
 
     The first ``<time>`` of a page is often a related story's ("related-posts" lists under the
-    article, an ``<aside>`` of latest posts): on htmldate_eval and trafilatura_eval such a date
-    was taken for the article's on 5 pages (docs/evaluation.md, "Dates, fifth round")."""
+    article, an ``<aside>`` of latest posts) or an embedded post's: on htmldate_eval and
+    trafilatura_eval such a date was taken for the article's on 6 pages (docs/evaluation.md,
+    "Dates, fifth round")."""
     for ancestor in element.iterancestors():
         tag = ancestor.tag
         if tag in ("body", "html"):
             return False
-        if tag == "aside":
+        if tag in ("aside", "blockquote"):  # a blockquote: an embedded post (Instagram's)
             return True
         marks = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
         if any(word in marks for word in _ASIDE_MARKS):

@@ -148,6 +148,8 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "the first <time> is in an <aside> of other posts (2019-07-30)"),
     ("htmldate_eval-00667.html", "2023-10-31",
      "the first <time> is in a related-posts list (2020-12-03)"),
+    ("htmldate_eval-00021.html", "2019-01-29",
+     "the first <time> is an embedded Instagram post's (2018-03-12)"),
     ("htmldate_eval-00570.html", "2016-11-04",
      "the only date is in a script's app state ('publishedDate'): htmldate on the source"),
     ("htmldate_eval-00921.html", "2020-04-17",
