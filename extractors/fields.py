@@ -19,7 +19,7 @@ import pytz
 
 from extractors import bylines
 from extractors.authors import clean_authors
-from extractors.dates import FoundDate, parse_date, url_date
+from extractors.dates import FoundDate, other_reading, parse_date, url_date
 from extractors.language import page_language
 from extractors.metadata import Metadata, read_metadata
 from extractors.page import Page
@@ -260,12 +260,25 @@ def _first_date(out: Fields, name: str, candidates: list[tuple[str, str]],
         out.note(name, "refused " + ", ".join(refused[:3]))
     if not valid:
         return None
+    valid[0] = _confirmed_reading(valid[0], valid[1:])
     chosen = _local(valid[0], valid[1:])
     if chosen is valid[0] and zone is not None:
         chosen = _in_zone(chosen, zone)
     others = [f"{s} {d.iso()}" for d, s in valid[1:] if d.day() != chosen[0].day()]
     if others:
         out.note(name, "other dates: " + ", ".join(dict.fromkeys(others[:3])))
+    return chosen
+
+
+def _confirmed_reading(chosen: tuple[FoundDate, str], others: list[tuple[FoundDate, str]]
+                       ) -> tuple[FoundDate, str]:
+    """``chosen``, or its day and month exchanged where its string reads either way ("02-12-2025")
+    and another candidate of the page gives that other day (playfultones.com's ``<time>``
+    "02-12-2025" beside "2025-12-02")."""
+    other = other_reading(chosen[0])
+    if other is not None and any(d.day() == other.day() for d, _ in others) \
+            and not any(d.day() == chosen[0].day() for d, _ in others):
+        return other, chosen[1]
     return chosen
 
 
