@@ -230,12 +230,17 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
     none, it knows of one version only, and a later day on the page is no update of it (a
     newsletter box's, another story's date): only an earlier day, the first publication of a
     page the metadata dates by its republication, overrules it then (htmldate_eval 4 pages
-    gained, trafilatura_eval 1, none lost; docs/evaluation.md, "Dates, fifth round")."""
+    gained, trafilatura_eval 1, none lost; docs/evaluation.md, "Dates, fifth round"). Nor
+    does a shown day overrule a declared day that the URL names too (inquirer.com's
+    ``/2020/07/18/`` story showing "July 19, 2020")."""
     shown = bylines.text_date(page, fetched_at, langs, anywhere=False)
     if shown is None or shown.day() == declared[0].day():
         return None
     if not versions and shown.day() > declared[0].day():
         return None
+    in_url = url_date(page.url)
+    if in_url is not None and in_url.day() == declared[0].day():
+        return None  # the URL, written when the story was filed, names the declared day too
     second = bylines.htmldate_fallback(page, fetched_at)
     if second is None or second.day() != shown.day():
         return None

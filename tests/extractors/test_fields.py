@@ -150,6 +150,8 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "the first <time> is in a related-posts list (2020-12-03)"),
     ("htmldate_eval-00021.html", "2019-01-29",
      "the first <time> is an embedded Instagram post's (2018-03-12)"),
+    ("htmldate_eval-00916.html", "2020-07-18",
+     "a shown 'July 19, 2020' does not overrule the JSON-LD day the URL names too"),
     ("wcxb_dev-00422.html", "2025-12-02",
      "<time>02-12-2025</time> is read as the page's other dates confirm (not 12 February)"),
     ("htmldate_eval-00570.html", "2016-11-04",
