@@ -111,7 +111,8 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     :mod:`extractors.fields`), page type. The body never depends on the page type.
     ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that no date
     lies in the future; where nothing on the parsed page dates it, htmldate reads the document as
-    given (its scripts and comments: not possible for a :class:`Page` given already parsed). ``svm`` says what paper 001's SVM does here (see
+    given (its scripts and comments: not possible for a :class:`Page` given already parsed).
+    ``svm`` says what paper 001's SVM does here (see
     :class:`extractors.svm_fields.SvmPolicy`; default: the measured defaults, shipped model).
 
     ``document`` may be a :class:`Page` already parsed (then ``url``, ``content_type`` and

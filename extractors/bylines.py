@@ -126,12 +126,16 @@ def htmldate_source(page: Page, source: bytes | str, fetched_at: datetime | None
     """htmldate on the page's source as fetched, for a page where nothing on the parsed tree
     gave a date (metadata, URL, htmldate on the tree, the dateline): the source still holds
     what the parse dropped, scripts and comments, where some pages keep their only date (an app
-    state's ``"publishedDate"``, a ``showDate("2020/04/17")`` call, a cache comment's time).
+    state's ``"publishedDate"`` or ``"createdAt"``).
 
     A second parse, by htmldate, for the pages that reach it (13 of htmldate_eval's 995 dated
-    pages, 3 of trafilatura_eval's 728, 6 of wcxb_dev's 782): 4, 2 and 0 of them dated right,
-    none dated before (docs/evaluation.md, "Dates, fifth round"). ``source`` bytes are decoded
-    with the page's encoding; a 1 January answer stands only where the page writes that day."""
+    pages, 3 of trafilatura_eval's 728, 6 of wcxb_dev's 782: 2, 2 and 0 of them dated right,
+    none dated before), and for the undated pages that are no article (a fifth of wcxb_dev's
+    pages: 11 ms median, 87 ms at most). htmldate's markup rules only: its extensive search
+    (text patterns over the whole source) dated 2 more htmldate_eval pages (a ``showDate()``
+    call, a cache comment) but cost 46 ms median and up to 1.1 s a page on the wcxb_dev pages
+    reaching it, on a loaded machine (docs/evaluation.md, "Dates, fifth round"). ``source`` bytes are decoded with the page's
+    encoding; a 1 January answer stands only where the page writes that day."""
     from htmldate import find_date  # imported on first use
 
     if isinstance(source, bytes):
@@ -142,9 +146,8 @@ def htmldate_source(page: Page, source: bytes | str, fetched_at: datetime | None
             source = source.decode("utf-8", "replace")
     latest = (fetched_at or datetime.now(UTC)) + timedelta(days=1)
     try:
-        found = find_date(source, url=page.url, extensive_search=HTMLDATE_EXTENSIVE,
-                          original_date=True, outputformat="%Y-%m-%d",
-                          max_date=latest.strftime("%Y-%m-%d"))
+        found = find_date(source, url=page.url, extensive_search=False, original_date=True,
+                          outputformat="%Y-%m-%d", max_date=latest.strftime("%Y-%m-%d"))
     except Exception:  # htmldate raises assorted errors on odd pages; no date is the answer
         return None
     date = parse_date(found, fetched_at)[0] if found else None

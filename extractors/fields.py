@@ -229,7 +229,7 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
     ``versions``: whether the metadata declares a modification date too. Where it declares
     none, it knows of one version only, and a later day on the page is no update of it (a
     newsletter box's, another story's date): only an earlier day, the first publication of a
-    page the metadata dates by its republication, overrules it then (htmldate_eval 4 pages
+    page the metadata dates by its republication, overrules it then (htmldate_eval 3 pages
     gained, trafilatura_eval 1, none lost; docs/evaluation.md, "Dates, fifth round"). Nor
     does a shown day overrule a declared day that the URL names too (inquirer.com's
     ``/2020/07/18/`` story showing "July 19, 2020")."""
