@@ -125,8 +125,9 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
 
 
 # Publication dates of real pages (htmldate_eval, readability_testpages, Apache-2.0; wcxb_dev,
-# CC-BY-4.0): each was dated wrongly before the rule named beside it, except the last, which
-# guards the dateline rule against reaching too far (it was misdated by a first version of it).
+# CC-BY-4.0): each was dated wrongly before the rule named beside it, except
+# readability_testpages-00122, which guards the dateline rule against reaching too far (it was
+# misdated by a first version of it).
 # The day is the dataset's gold day, except on htmldate_eval-00470, whose gold (26 January) is a
 # day after every date the page writes.
 @pytest.mark.parametrize("name, day, rule", [
