@@ -17,7 +17,7 @@ from datetime import datetime
 from extractors.attenuation import MainText, extract_main_text, region_text
 from extractors.boilerplate import furniture_mask, page_markup
 from extractors.errors import BadInput
-from extractors.fields import Fields, extract_fields
+from extractors.fields import Fields, date_from_source, extract_fields
 from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
@@ -110,7 +110,10 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     :mod:`extractors.story`), attenuation main text, fields (title, dates, authors... see
     :mod:`extractors.fields`), page type. The body never depends on the page type.
     ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that no date
-    lies in the future. ``svm`` says what paper 001's SVM does here (see
+    lies in the future; where nothing on the parsed page dates a page typed ``article``, htmldate
+    reads the document as given (its scripts and comments; not for a :class:`Page` given
+    already parsed).
+    ``svm`` says what paper 001's SVM does here (see
     :class:`extractors.svm_fields.SvmPolicy`; default: the measured defaults, shipped model).
 
     ``document`` may be a :class:`Page` already parsed (then ``url``, ``content_type`` and
@@ -167,9 +170,13 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     page_type = "other" if thread else classify_page(page, extract_main_text(page), fields,
                                                      body=main.text)
     t5 = time.perf_counter()
+    if page_type == "article" and not fields.published and not isinstance(document, Page):
+        # an article dated nowhere on the parsed page: its source's scripts and comments
+        date_from_source(fields, page, document, fetched_at)
+    t6 = time.perf_counter()
     timings = dict(page.timings)
-    timings.update(attenuation=(t2 - t1 + t3 - t_lcs) * 1e3, fields=(t4 - t3) * 1e3,
-                   pagetype=(t5 - t4) * 1e3, total=(t5 - t0) * 1e3)
+    timings.update(attenuation=(t2 - t1 + t3 - t_lcs) * 1e3, fields=(t4 - t3 + t6 - t5) * 1e3,
+                   pagetype=(t5 - t4) * 1e3, total=(t6 - t0) * 1e3)
     if lcs_ms is not None:  # the sibling's parse (when given as bytes) and the LCS matching
         timings["lcs"] = lcs_ms
     region = page.nodes.path(main.region) if main.region is not None else None

@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-__all__ = ["FoundDate", "first_date_in", "parse_date", "url_date"]
+__all__ = ["FoundDate", "first_date_in", "other_reading", "parse_date", "url_date"]
 
 #: Earliest accepted year: the web's news archives start in the mid-1990s (htmldate uses 1995);
 #: 1990 keeps a margin for digitised archives. Earlier years on pages are birth dates, history.
@@ -40,6 +40,9 @@ _ISO = re.compile(
 _DMY = re.compile(r"(?<![\d.])(?P<d>\d{1,2})\.\s?(?P<m>\d{1,2})\.\s?(?P<y>(?:19|20)\d\d)(?!\d)"
                   r"(?:(?:,|\s*[-|])?\s+(?:um\s+)?(?P<H>\d{1,2}):(?P<M>\d{2}))?")
 _MDY = re.compile(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:19|20)\d\d)(?!\d)")
+#: "01-11-2023 10:29": day, month, year with hyphens (read day first, see :func:`_dashed`).
+_DASHED = re.compile(r"^(?P<d>\d{1,2})-(?P<m>\d{1,2})-(?P<y>(?:19|20)\d\d)"
+                     r"(?:,?\s+(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?)?\s*$")
 _COMPACT = re.compile(r"^(?P<y>(?:19|20)\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)"
                       r"(?:T?(?P<H>[0-2]\d)(?P<M>[0-5]\d)(?P<S>[0-5]\d)?)?(?P<tz>Z)?$")
 _MONTHS = {
@@ -114,7 +117,7 @@ def parse_date(text: str | None, fetched_at: datetime | None = None,
     if not text or not (raw := text.strip()):
         return None, "empty"
     raw = raw[:300]
-    found = _fast(raw)
+    found = _fast(raw, languages)
     if found is None and len(raw) <= MAX_DATEPARSER_CHARS and _RELATIVE_HINT.search(raw):
         found = _dateparser(raw, fetched_at, languages)
     if found is None:
@@ -144,9 +147,9 @@ _URL_DATE = re.compile(r"[/_-](?P<y>(?:19|20)\d\d)(?P<s>[/_-]?)(?P<m>[01]?\d)(?P
                        r"(?=[/_.-]|$)")
 
 
-def _fast(raw: str) -> FoundDate | None:
-    for reader in (_iso, _named, _dmy, _mdy, _rfc2822):
-        found = reader(raw)
+def _fast(raw: str, languages: tuple[str, ...] = ()) -> FoundDate | None:
+    for reader in (_iso, _named, _dmy, _mdy, _dashed, _rfc2822):
+        found = reader(raw) if reader is not _dashed else _dashed(raw, languages)
         if found is not None:
             return found
     return None
@@ -188,6 +191,54 @@ def _mdy(raw: str) -> FoundDate | None:
     if month > 12:  # 25/12/2019: day first
         month, day = day, month
     return _build(raw, match["y"], month, day, None, None, None, None)
+
+
+def _dashed(raw: str, languages: tuple[str, ...] = ()) -> FoundDate | None:
+    """A whole value "DD-MM-YYYY [HH:MM]": day first, or month first on an English page
+    (``languages[0] == "en"``), unless one reading is impossible ("09-25-2025", "25-09-2025").
+
+    dateparser, which read these before, took the month first whatever the page's language:
+    "01-11-2023 10:29", a ``<time>`` on the Austrian exxpress.at, was 11 January instead of 1
+    November, while nationalgeographic.com's "03-09-2026" is 9 March. Where the page's other
+    dates confirm the other reading, :func:`other_reading` gives it (fields).
+
+    >>> _dashed("01-11-2023 10:29").iso(), _dashed("03-09-2026", ("en",)).iso()
+    ('2023-11-01T10:29:00', '2026-03-09')
+    """
+    match = _DASHED.match(raw)
+    if not match:
+        return None
+    day, month = int(match["d"]), int(match["m"])
+    if (languages[:1] == ("en",) and day <= 12) or month > 12:
+        day, month = month, day
+    return _build(raw, match["y"], month, day, match["H"], match["M"], match["S"], None)
+
+
+_AMBIGUOUS = re.compile(r"(?<![\d./-])(?P<a>\d{1,2})(?P<s>[-/])(?P<b>\d{1,2})(?P=s)"
+                        r"(?:19|20)\d\d(?![\d./-])")
+
+
+def other_reading(found: FoundDate) -> FoundDate | None:
+    """The same date with day and month exchanged, when its string is a numeric date that
+    reads either way ("02-12-2025", "11/01/2023": both numbers 12 or under, not equal), else
+    None.
+
+    >>> other_reading(parse_date("02-12-2025")[0]).iso(), other_reading(parse_date("2025-12-02")[0])
+    ('2025-02-12', None)
+    """
+    match = _AMBIGUOUS.search(found.raw)
+    if not match or len(_AMBIGUOUS.findall(found.raw)) != 1:
+        return None
+    first, second = int(match["a"]), int(match["b"])
+    if first == second or first > 12 or second > 12:
+        return None
+    if {found.when.month, found.when.day} != {first, second}:
+        return None
+    try:
+        return FoundDate(found.when.replace(month=found.when.day, day=found.when.month),
+                         found.has_time, found.raw)
+    except ValueError:
+        return None
 
 
 def _rfc2822(raw: str) -> FoundDate | None:

@@ -19,7 +19,7 @@ import pytz
 
 from extractors import bylines
 from extractors.authors import clean_authors
-from extractors.dates import FoundDate, parse_date, url_date
+from extractors.dates import FoundDate, other_reading, parse_date, url_date
 from extractors.language import page_language
 from extractors.metadata import Metadata, read_metadata
 from extractors.page import Page
@@ -27,7 +27,8 @@ from extractors.title import choose_title, site_names
 from extractors.urls import ld_strings as _ld_strings
 from extractors.urls import page_urls
 
-__all__ = ["FIELD_NAMES", "Fields", "extract_fields", "extract_title", "fill_guesses"]
+__all__ = ["FIELD_NAMES", "Fields", "date_from_source", "extract_fields", "extract_title",
+           "fill_guesses"]
 
 PUBLISHED_META = (
     "article:published_time", "og:published_time", "og:article:published_time",
@@ -144,6 +145,22 @@ def fill_guesses(fields: Fields, guesses: dict[str, str | None], source: str = "
             fields.fill(name, guess, source)
 
 
+def date_from_source(fields: Fields, page: Page, source: bytes | str,
+                     fetched_at: datetime | None = None) -> bool:
+    """Fill an empty ``published`` from the page's source as fetched (its scripts and comments,
+    which the parsed tree no longer holds: :func:`extractors.bylines.htmldate_source`); True if
+    filled. ``extract()`` calls it for pages it types ``article`` only, after typing them: the
+    page model reads whether a page has a date, and dates found so on list pages made it type
+    list_pairs pages wrong (the quality gate's page type, 0.70 against its floor 0.78)."""
+    if fields.published:
+        return False
+    found = bylines.htmldate_source(page, source, fetched_at)
+    if found is None or not fields.fill("published", found.iso(), "text"):
+        return False
+    fields.published_raw = found.raw
+    return True
+
+
 def _pair(name: str, value_source: tuple[object, str | None]) -> tuple[str, object, str]:
     return name, value_source[0], value_source[1] or ""
 
@@ -163,8 +180,11 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
     for key in PUBLISHED_META[2:]:
         source = "opengraph" if key.startswith("og:") or key.startswith("article:") else "meta"
         found += [(v, source) for v in meta.meta.get(key, ())]
-    found += [(t.value or t.text, "time") for t in meta.times if t.role == "published"]
-    found += [(t.value or t.text, "time") for t in meta.times if not t.role and t.value]
+    # a <time> beside the article (an <aside>, a related-posts list) dates another story
+    found += [(t.value or t.text, "time") for t in meta.times
+              if t.role == "published" and not t.aside]
+    found += [(t.value or t.text, "time") for t in meta.times
+              if not t.role and t.value and not t.aside]
     found += [(v, "microdata") for v in meta.microdata.get("page:datePublished", ())]
     for obj in (*meta.ld_pages, *meta.ld_other):  # a HowTo's, a Product's date: the page's
         found += [(v, "jsonld") for v in _ld_strings(obj, "datePublished", "dateCreated")]
@@ -174,10 +194,17 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
 def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
            langs: tuple[str, ...]) -> None:
     zone = site_zone(page.url)
+    modified = [(v, "jsonld") for o in meta.ld_articles for v in _ld_strings(o, "dateModified")]
+    modified += [(v, "microdata") for v in meta.microdata.get("dateModified", ())]
+    modified += [(v, "meta") for k in MODIFIED_META for v in meta.meta.get(k, ())]
+    modified += [(t.value or t.text, "time") for t in meta.times if t.role == "modified"]
+    found_modified = _first_date(out, "modified", modified, fetched_at, langs, zone)
+    if found_modified is not None:
+        out.fill("modified", found_modified[0].iso(), found_modified[1])
     chosen = _first_date(out, "published", _candidates_published(page, meta), fetched_at, langs,
                          zone)
     if chosen is not None and chosen[1] in DECLARED_SOURCES:
-        shown = _shown_date(page, chosen, fetched_at, langs)
+        shown = _shown_date(page, chosen, fetched_at, langs, found_modified is not None)
         if shown is not None:
             out.note("published", f"the page shows {shown[0].iso()}, not {chosen[1]} "
                                   f"{chosen[0].iso()}")
@@ -194,17 +221,10 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
     if chosen is not None:
         out.fill("published", chosen[0].iso(), chosen[1])
         out.published_raw = chosen[0].raw
-    modified = [(v, "jsonld") for o in meta.ld_articles for v in _ld_strings(o, "dateModified")]
-    modified += [(v, "microdata") for v in meta.microdata.get("dateModified", ())]
-    modified += [(v, "meta") for k in MODIFIED_META for v in meta.meta.get(k, ())]
-    modified += [(t.value or t.text, "time") for t in meta.times if t.role == "modified"]
-    found_modified = _first_date(out, "modified", modified, fetched_at, langs, zone)
-    if found_modified is not None:
-        out.fill("modified", found_modified[0].iso(), found_modified[1])
 
 
 def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetime | None,
-                langs: tuple[str, ...]) -> tuple[FoundDate, str] | None:
+                langs: tuple[str, ...], versions: bool = True) -> tuple[FoundDate, str] | None:
     """The day the page shows, where it is not the day its metadata declares and two readers
     of the page agree on it: our dateline reader (``bylines.text_date``: a date-marked element
     or the line after the headline, not any date in the body) and htmldate.
@@ -216,10 +236,23 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
     trafilatura_eval 0.868 -> 0.883, wcxb_dev 0.866 -> 0.896, readability_testpages 0.939 ->
     0.879 (54 pages gained, 17 lost over the four; docs/evaluation.md "Dates, fourth round").
     htmldate (20-70 ms) runs only where the dateline disagrees, about one metadata-dated page in
-    eight."""
+    eight.
+
+    ``versions``: whether the metadata declares a modification date too. Where it declares
+    none, it knows of one version only, and a later day on the page is no update of it (a
+    newsletter box's, another story's date): only an earlier day, the first publication of a
+    page the metadata dates by its republication, overrules it then (htmldate_eval 3 pages
+    gained, trafilatura_eval 1, none lost; docs/evaluation.md, "Dates, fifth round"). Nor
+    does a shown day overrule a declared day that the URL names too (inquirer.com's
+    ``/2020/07/18/`` story showing "July 19, 2020")."""
     shown = bylines.text_date(page, fetched_at, langs, anywhere=False)
     if shown is None or shown.day() == declared[0].day():
         return None
+    if not versions and shown.day() > declared[0].day():
+        return None
+    in_url = url_date(page.url)
+    if in_url is not None and in_url.day() == declared[0].day():
+        return None  # the URL, written when the story was filed, names the declared day too
     second = bylines.htmldate_fallback(page, fetched_at)
     if second is None or second.day() != shown.day():
         return None
@@ -244,12 +277,25 @@ def _first_date(out: Fields, name: str, candidates: list[tuple[str, str]],
         out.note(name, "refused " + ", ".join(refused[:3]))
     if not valid:
         return None
+    valid[0] = _confirmed_reading(valid[0], valid[1:])
     chosen = _local(valid[0], valid[1:])
     if chosen is valid[0] and zone is not None:
         chosen = _in_zone(chosen, zone)
     others = [f"{s} {d.iso()}" for d, s in valid[1:] if d.day() != chosen[0].day()]
     if others:
         out.note(name, "other dates: " + ", ".join(dict.fromkeys(others[:3])))
+    return chosen
+
+
+def _confirmed_reading(chosen: tuple[FoundDate, str], others: list[tuple[FoundDate, str]]
+                       ) -> tuple[FoundDate, str]:
+    """``chosen``, or its day and month exchanged where its string reads either way ("02-12-2025")
+    and another candidate of the page gives that other day (playfultones.com's ``<time>``
+    "02-12-2025" beside "2025-12-02")."""
+    other = other_reading(chosen[0])
+    if other is not None and any(d.day() == other.day() for d, _ in others) \
+            and not any(d.day() == chosen[0].day() for d, _ in others):
+        return other, chosen[1]
     return chosen
 
 

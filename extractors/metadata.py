@@ -35,6 +35,8 @@ _BODY_TAGS = frozenset({"meta", "link", "time", "a"})
 _PUBLISHED_HINTS = ("publish", "posted", "entry-date", "created", "pubdate", "date-time",
                     "dateline")
 _MODIFIED_HINTS = ("updated", "modified", "update")
+#: Class/id words of a block beside the article (other stories' dates live there), for ``<time>``.
+_ASIDE_MARKS = ("related",)
 
 
 @dataclass(slots=True)
@@ -44,6 +46,9 @@ class TimeElement:
     value: str
     text: str
     role: str  # "published" | "modified" | "" (nothing says)
+    #: Inside a block beside the article (``<aside>``, a "related" block, an embedded post): another
+    #: story's date, not this one's (see :func:`_beside`).
+    aside: bool = False
 
 
 @dataclass(slots=True)
@@ -199,7 +204,31 @@ def _time(element: etree._Element) -> TimeElement:
         role = "published"
     elif any(h in marks for h in _MODIFIED_HINTS):
         role = "modified"
-    return TimeElement((element.get("datetime") or "").strip(), _text(element), role)
+    return TimeElement((element.get("datetime") or "").strip(), _text(element), role,
+                       _beside(element))
+
+
+def _beside(element: etree._Element) -> bool:
+    """Whether ``element`` sits in a block beside the article: an ``<aside>``, a
+    ``<blockquote>`` (an embedded post: Instagram's embed carries its own ``<time>``), or an
+    element whose class or id names a "related" block (``<body>``'s own classes say nothing
+    about one element). "sidebar" was tried too and left out: layouts name their main column
+    so (``id="sidebar"``, ``c-layout-sidebar-left``) and 2 right dates were lost.
+
+    The first ``<time>`` of a page is often a related story's ("related-posts" lists under the
+    article, an ``<aside>`` of latest posts) or an embedded post's: on htmldate_eval and
+    trafilatura_eval such a date was taken for the article's on 6 pages (docs/evaluation.md,
+    "Dates, fifth round")."""
+    for ancestor in element.iterancestors():
+        tag = ancestor.tag
+        if tag in ("body", "html"):
+            return False
+        if tag in ("aside", "blockquote"):  # a blockquote: an embedded post (Instagram's)
+            return True
+        marks = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
+        if any(word in marks for word in _ASIDE_MARKS):
+            return True
+    return False
 
 
 def _text(element: etree._Element) -> str:

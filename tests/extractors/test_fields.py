@@ -125,8 +125,9 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
 
 
 # Publication dates of real pages (htmldate_eval, readability_testpages, Apache-2.0; wcxb_dev,
-# CC-BY-4.0): each was dated wrongly before the rule named beside it, except the last, which
-# guards the dateline rule against reaching too far (it was misdated by a first version of it).
+# CC-BY-4.0): each was dated wrongly before the rule named beside it, except
+# readability_testpages-00122, which guards the dateline rule against reaching too far (it was
+# misdated by a first version of it).
 # The day is the dataset's gold day, except on htmldate_eval-00470, whose gold (26 January) is a
 # day after every date the page writes.
 @pytest.mark.parametrize("name, day, rule", [
@@ -144,13 +145,54 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "the dateline and htmldate agree on a day the JSON-LD does not declare (2023-07-22)"),
     ("readability_testpages-00122.html", "2014-03-27",
      "a citation's 'Retrieved 27 January 2020' is no dateline to overrule the JSON-LD"),
+    ("htmldate_eval-00044.html", "2019-06-27",
+     "the first <time> is in an <aside> of other posts (2019-07-30)"),
+    ("htmldate_eval-00667.html", "2023-10-31",
+     "the first <time> is in a related-posts list (2020-12-03)"),
+    ("htmldate_eval-00021.html", "2019-01-29",
+     "the first <time> is an embedded Instagram post's (2018-03-12)"),
+    ("htmldate_eval-00916.html", "2020-07-18",
+     "a shown 'July 19, 2020' does not overrule the JSON-LD day the URL names too"),
+    ("wcxb_dev-00422.html", "2025-12-02",
+     "<time>02-12-2025</time> is read as the page's other dates confirm (not 12 February)"),
+    ("htmldate_eval-00570.html", "2016-11-04",
+     "the only date is in a script's app state ('publishedDate'): htmldate on the source"),
+    ("htmldate_eval-00511.html", "2022-01-31",
+     "the only date is in a script's app state ('createdAt'): htmldate on the source"),
+    ("htmldate_eval-00456.html", "2022-01-14",
+     "no modification declared: a later day shown (2022-01-21) does not overrule the microdata"),
+    ("htmldate_eval-00454.html", "2020-04-27",
+     "no modification declared: a later day shown (2020-07-08) does not overrule the JSON-LD"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
     assert name == "htmldate_eval-00470.html" or gold["date"][:10] == day
-    fetched = datetime(2025, 11, 1, tzinfo=UTC)
+    fetched = datetime(2026, 3, 15, tzinfo=UTC)  # after every page's dates (wcxb_dev: early 2026)
     published = extract(page_bytes(gold), url=gold["url"], fetched_at=fetched).fields.published
     assert (published or "")[:10] == day, rule
+
+
+# Hyphenated numeric dates as two real pages write them (htmldate_eval's exxpress.at <time>, an
+# Austrian site; wcxb_dev's nationalgeographic.com og:published_time, an American one).
+@pytest.mark.parametrize("raw, langs, day", [
+    ("01-11-2023 10:29", ("de",), "2023-11-01"),
+    ("03-09-2026", ("en",), "2026-03-09"),
+    ("25-09-2025", ("en",), "2025-09-25"),
+])
+def test_a_hyphenated_date_is_read_day_first_except_on_english_pages(raw, langs, day) -> None:
+    from extractors.dates import parse_date
+
+    assert parse_date(raw, datetime(2026, 11, 1, tzinfo=UTC), langs)[0].iso()[:10] == day
+
+
+def test_a_page_given_parsed_has_no_source_to_read_a_date_from() -> None:
+    # extract() of an already parsed Page has no source: the scripts' dates are out of reach
+    gold = fixture("htmldate_eval-00570.html")
+    fetched = datetime(2025, 11, 1, tzinfo=UTC)
+    page = parse_page(page_bytes(gold), url=gold["url"])
+    assert extract(page, fetched_at=fetched).fields.published is None
+    assert extract(page_bytes(gold), url=gold["url"],
+                   fetched_at=fetched).fields.published[:10] == "2016-11-04"
 
 
 def test_htmldate_answering_a_bare_year_as_new_year_is_not_a_date() -> None:
