@@ -106,19 +106,7 @@ def htmldate_fallback(page: Page, fetched_at: datetime | None) -> FoundDate | No
     htmldate copies the tree it is given, so ours stays as it is; it costs 20-70 ms a page (its
     copy and whole-text searches), paid only by the pages without a metadata date (about one in
     five on the dev sets): the reason the fields step's mean is far above its median."""
-    from htmldate import find_date  # imported on first use
-
-    latest = (fetched_at or datetime.now(UTC)) + timedelta(days=1)
-    try:
-        found = find_date(page.root, extensive_search=HTMLDATE_EXTENSIVE, original_date=True,
-                          outputformat="%Y-%m-%d", max_date=latest.strftime("%Y-%m-%d"))
-    except Exception:  # htmldate raises assorted errors on odd trees; no date is the answer
-        return None
-    date = parse_date(found, fetched_at)[0] if found else None
-    if date is not None and (date.when.month, date.when.day) == (1, 1) \
-            and not _writes_new_year(page, date.when.year):
-        return None  # a bare year (a copyright line) read as 1 January
-    return date
+    return _htmldate(page, page.root, fetched_at, HTMLDATE_EXTENSIVE)
 
 
 def htmldate_source(page: Page, source: bytes | str, fetched_at: datetime | None
@@ -138,24 +126,31 @@ def htmldate_source(page: Page, source: bytes | str, fetched_at: datetime | None
     reaching it, on a loaded machine (docs/evaluation.md, "Dates, fifth round"). ``source``
     bytes are decoded with the page's encoding; a 1 January answer stands only where the page
     writes that day."""
-    from htmldate import find_date  # imported on first use
-
     if isinstance(source, bytes):
         try:
             source = source.decode(page.encoding if page.encoding != "unicode" else "utf-8",
                                    "replace")
         except LookupError:
             source = source.decode("utf-8", "replace")
+    return _htmldate(page, source, fetched_at, False, url=page.url)
+
+
+def _htmldate(page: Page, document, fetched_at: datetime | None, extensive: bool,
+              url: str | None = None) -> FoundDate | None:
+    """htmldate's original date of ``document`` (our tree or the source), none after tomorrow,
+    and none where it is 1 January of a year the page does not write as that day."""
+    from htmldate import find_date  # imported on first use
+
     latest = (fetched_at or datetime.now(UTC)) + timedelta(days=1)
     try:
-        found = find_date(source, url=page.url, extensive_search=False, original_date=True,
+        found = find_date(document, url=url, extensive_search=extensive, original_date=True,
                           outputformat="%Y-%m-%d", max_date=latest.strftime("%Y-%m-%d"))
     except Exception:  # htmldate raises assorted errors on odd pages; no date is the answer
         return None
     date = parse_date(found, fetched_at)[0] if found else None
     if date is not None and (date.when.month, date.when.day) == (1, 1) \
             and not _writes_new_year(page, date.when.year):
-        return None
+        return None  # a bare year (a copyright line) read as 1 January
     return date
 
 
