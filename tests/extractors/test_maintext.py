@@ -373,3 +373,21 @@ def test_a_line_that_opens_with_read_also_and_goes_on_in_a_link_is_furniture():
     page = parse_page(b"<html><body><div>" + story + line + story + prose + b"</div></body></html>")
     text = extract_main_text(page, content=furniture_mask(page.nodes)).text
     assert "Der Hafen wird ausgebaut" not in text and "its appendix" in text
+
+
+def test_a_block_of_the_story_s_own_class_joins_it_though_it_holds_a_link():
+    # wcxb_dev (CC-BY-4.0), dreambigtravelfarblog.com: the introduction is a block of the same
+    # class as the region the walk chose, with one link in its sentences; link-free blocks only,
+    # it was left out.
+    gold, result = _extract("wcxb_dev-00327.html")
+    intro = "Whether you're embarking on a full cross-country road trip"
+    assert intro in gold["body"] and intro in result.body
+    # another class with the same share of links stays out
+    text = b"The ferry leaves the harbour every morning at six, weather permitting. " * 3
+    linked = b" See <a href=/t>the timetable</a>."
+    page = parse_page(b"<html><body><div><div class=part><p>" + text * 2 + b"</p></div>"
+                      b"<div class=promo><p>" + text + linked + b"</p></div><div class=part><p>"
+                      + text + linked + b"</p></div></div></body></html>")
+    region = page.nodes.classes.index("part")
+    joined = {page.nodes.classes[row] for row in story_siblings(page.nodes, region)}
+    assert joined == {"part"}
