@@ -32,9 +32,8 @@ from extractors.nodetable import NodeTable
 from extractors.page import Page
 
 __all__ = ["ATTENUATION_THRESHOLD", "BLOCK_SIBLING_MAX_LINK_DENSITY", "BLOCK_SIBLING_TAGS",
-           "MAX_LINK_DENSITY", "MainText",
-           "OFF_STORY_TAGS", "clean_tree", "extract_main_text", "find_subject_region",
-           "region_text", "story_siblings"]
+           "MAX_LINK_DENSITY", "MainText", "OFF_STORY_TAGS", "clean_tree", "extract_main_text",
+           "find_subject_region", "region_text", "story_siblings"]
 
 #: ``T`` of FindMT: the authors' choice from a 0.20–0.50 sweep (step 0.02) on 700 pages (paper 000, 3.2).
 ATTENUATION_THRESHOLD = 0.34

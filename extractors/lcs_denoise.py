@@ -226,8 +226,9 @@ def _comparison_keys(tree: FeatureTree) -> np.ndarray:
     number of equal columns is ``CompareTwoCNode`` (rules 1, 4–6): each column is the feature
     mixed with the tag (different tags: no column equal), and a content node's columns all come
     from its innerHTML fingerprint instead (two content nodes: 7 when the fingerprints agree,
-    else 0; a content node against a plain one: 0). Keys are 64-bit mixes, so a false equality has odds of about 2**-64
-    a column, the same order as the hashes the feature tree already compares."""
+    else 0; a content node against a plain one: 0). Keys are 64-bit mixes, so a false equality
+    has odds of about 2**-64 a column, the same order as the hashes the feature tree already
+    compares."""
     tag = tree.tag.view(np.uint64)[:, None] * _COLUMN_MIX
     content_key = ((tree.fingerprint.view(np.uint64) ^ _CONTENT_SALT)[:, None] * _COLUMN_MIX
                    ) ^ _CONTENT_SALT
