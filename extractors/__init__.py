@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from extractors.attenuation import MainText, extract_main_text, region_text
+from extractors.attenuation import MainText, extract_list_text, extract_main_text, region_text
 from extractors.boilerplate import furniture_mask, page_markup
 from extractors.errors import BadInput
 from extractors.fields import Fields, date_from_source, extract_fields
@@ -108,7 +108,8 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     :func:`parse_page`) and run the article chain: [LCS denoise against ``sibling``,]
     furniture removal by name and story container (:mod:`extractors.boilerplate`,
     :mod:`extractors.story`), attenuation main text, fields (title, dates, authors... see
-    :mod:`extractors.fields`), page type. The body never depends on the page type.
+    :mod:`extractors.fields`), page type. On a page typed ``list`` the body is then the list's
+    region read with its link text (:func:`extractors.attenuation.extract_list_text`).
     ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that no date
     lies in the future; where nothing on the parsed page dates a page typed ``article``, htmldate
     reads the document as given (its scripts and comments; not for a :class:`Page` given
@@ -170,12 +171,18 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     page_type = "other" if thread else classify_page(page, extract_main_text(page), fields,
                                                      body=main.text)
     t5 = time.perf_counter()
+    if page_type == "list":  # its items are its content: read with their link text
+        listed = extract_list_text(page, content=furniture, start=start)
+        if listed.text:
+            main = listed
+    t_list = time.perf_counter()
     if page_type == "article" and not fields.published and not isinstance(document, Page):
         # an article dated nowhere on the parsed page: its source's scripts and comments
         date_from_source(fields, page, document, fetched_at)
     t6 = time.perf_counter()
     timings = dict(page.timings)
-    timings.update(attenuation=(t2 - t1 + t3 - t_lcs) * 1e3, fields=(t4 - t3 + t6 - t5) * 1e3,
+    timings.update(attenuation=(t2 - t1 + t3 - t_lcs + t_list - t5) * 1e3,
+                   fields=(t4 - t3 + t6 - t_list) * 1e3,
                    pagetype=(t5 - t4) * 1e3, total=(t6 - t0) * 1e3)
     if lcs_ms is not None:  # the sibling's parse (when given as bytes) and the LCS matching
         timings["lcs"] = lcs_ms
