@@ -16,6 +16,7 @@ from datetime import datetime
 
 from extractors.attenuation import MainText, extract_list_text, extract_main_text, region_text
 from extractors.boilerplate import furniture_mask, page_markup
+from extractors.dates import is_dateline
 from extractors.errors import BadInput
 from extractors.fields import Fields, date_from_source, extract_fields
 from extractors.lcs_denoise import denoise
@@ -50,6 +51,15 @@ MIN_DENOISED_SHARE = 0.3
 SHORT_BODY_CHARS = 500
 UNLABELLED_GAIN = 4
 BARE_GAIN = 15
+#: The body's first lines where a line that is a date and nothing else ("11 Jan 2019",
+#: "Aktualisiert: 03.04.2020, 12:30 Uhr"; :func:`extractors.dates.is_dateline`) is left out: the
+#: dateline beside the byline, which the body sets' gold leaves out. Every page of the nine body
+#: sets: big9 0.9630 -> 0.9635 (22 pages up, none down), cleanportaleval 0.9553 -> 0.9561 (10 / 0),
+#: trafilatura_eval snippets 0.9089 -> 0.9092, wcxb_dev 0.8442 level (49 / 16, by at most 0.009),
+#: aeb, readability_testpages, cx_bbc level, cx_163, gne unchanged. Every line of the body instead
+#: of the first six: readability_testpages 0.9276 -> 0.9269, wcxb_dev -0.0003 (dated entries of
+#: lists and timelines).
+HEAD_DATELINE_LINES = 6
 
 #: ``extract(use_sibling=...)``: use a given sibling only on CJK pages (default), on every page,
 #: or on none. Why CJK only: :mod:`extractors.script`.
@@ -186,9 +196,22 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
                    pagetype=(t5 - t4) * 1e3, total=(t6 - t0) * 1e3)
     if lcs_ms is not None:  # the sibling's parse (when given as bytes) and the LCS matching
         timings["lcs"] = lcs_ms
+    main = _without_head_datelines(main)
     region = page.nodes.path(main.region) if main.region is not None else None
     return Extraction(url, fields.title, main.text, page_type, page.encoding, region, main.reason,
                       timings, sibling_note, page, fields)
+
+
+def _without_head_datelines(main: MainText) -> MainText:
+    """``main`` without the lines among its first :data:`HEAD_DATELINE_LINES` that are only a
+    date (a body that is nothing else stays as it is)."""
+    lines = main.text.split("\n")
+    head = lines[:HEAD_DATELINE_LINES]
+    kept = [line for line in head if not is_dateline(line)]
+    if len(kept) == len(head) or not (kept or lines[HEAD_DATELINE_LINES:]):
+        return main
+    return MainText("\n".join(kept + lines[HEAD_DATELINE_LINES:]), main.region, main.reason,
+                    main.keep)
 
 
 def _is_cjk_page(page: Page, body: str) -> bool:

@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-__all__ = ["FoundDate", "first_date_in", "other_reading", "parse_date", "url_date"]
+__all__ = ["FoundDate", "first_date_in", "is_dateline", "other_reading", "parse_date", "url_date"]
 
 #: Earliest accepted year: the web's news archives start in the mid-1990s (htmldate uses 1995);
 #: 1990 keeps a margin for digitised archives. Earlier years on pages are birth dates, history.
@@ -96,6 +96,51 @@ class FoundDate:
 
     def day(self) -> date:
         return self.when.date()
+
+
+#: Words a dateline may hold besides numbers: month and weekday names (English, German, French,
+#: Spanish, Italian, Portuguese), the labels around a date ("Aktualisiert:", "Published on",
+#: "mis à jour le") and zone names. See :func:`is_dateline`.
+_DATELINE_WORDS = frozenset(_MONTHS) | frozenset("""
+    january february march april may june july august september october november december
+    jänner märz oktober dezember février fevrier avril juin juillet aout décembre decembre
+    enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre
+    diciembre gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre janeiro
+    fevereiro março maio junho julho setembro outubro novembro dezembro
+    monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun
+    montag dienstag mittwoch donnerstag freitag samstag sonntag mo di mi do fr sa so
+    lundi mardi mercredi jeudi vendredi samedi dimanche lunes martes miércoles jueves viernes
+    sábado domingo
+    updated update published posted aktualisiert veröffentlicht erstellt stand am um on at uhr
+    publié publie mis à a jour le actualizado publicado el de di del pubblicato aggiornato il
+    last modified date datum created the of am pm a.m. p.m.""".split()) | frozenset(
+    z.lower() for z in ZONE_ABBREVIATIONS)
+_DATELINE_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\b\d{1,2}[./-]\d{1,2}[./-]\d{2}\b")
+_DATELINE_TOKEN = re.compile(r"[^\W\d_]+\.?|\d+|\S")
+#: A dateline is short: longer lines are sentences that mention a date.
+MAX_DATELINE_CHARS = 60
+
+
+def is_dateline(line: str) -> bool:
+    """Whether ``line`` is a date and nothing else: numbers, month and weekday names, a label
+    ("Aktualisiert:", "Published on") and punctuation, with a year (or a ``d.m.yy`` date) in it.
+    The body keeps no such line at its head (``extractors.extract``): the gold of the body sets
+    leaves the dateline out with the byline.
+
+    >>> [is_dateline(s) for s in ("11 Jan 2019", "Aktualisiert: 03.04.2020, 12:30 Uhr",
+    ...                           "Published on March 3, 2020 at 5:00 pm", "Mittwoch, 12. Juni 2019")]
+    [True, True, True, True]
+    >>> [is_dateline(s) for s in ("In 2019 we ate", "TR 7/2019", "12. Juni")]
+    [False, False, False]
+    """
+    text = line.strip()
+    if not text or len(text) > MAX_DATELINE_CHARS or not _DATELINE_YEAR.search(text):
+        return False
+    for token in _DATELINE_TOKEN.findall(text.lower()):
+        if not (token.isdigit() or not token[0].isalnum() or token in _DATELINE_WORDS
+                or token.rstrip(".") in _DATELINE_WORDS):
+            return False
+    return True
 
 
 def parse_date(text: str | None, fetched_at: datetime | None = None,
