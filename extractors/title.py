@@ -26,9 +26,19 @@ _SPACES = re.compile(r"\s+")
 #: separators after it.
 _KICKER = re.compile(r"kicker|dachzeile|overline|topline|roofline|eyebrow|supertitle|"
                      r"spitzmarke|visually-hidden|sr-only|ts-colon", re.I)
+#: Parts of a heading that are not its headline: kicker and subtitle classes (the label above and
+#: the line below the headline), screen-reader text, a forum thread's prefix label, a docs page's
+#: permalink; and the tags of a date, byline or subtitle set small, and of scripts and icons.
+_NOT_HEADLINE = re.compile(_KICKER.pattern + r"|subtitle|sub-title|subheadline|subline|toptitle|"
+                           r"headerlink|visuallyhidden|element-invisible|screen-reader|"
+                           r"(?<![\w-])label(?![\w-])", re.I)
+_NOT_HEADLINE_TAGS = frozenset({"small", "time", "script", "style", "noscript", "button", "svg",
+                                "sup"})
+#: Marks left at a heading's edges when a part is cut ("Kicker: Headline", "Headline ¶").
+_EDGE_MARKS = " :-–—|·•¶"
 #: Classes of headings only screen readers see (the page's title repeated, the site's name).
-_HIDDEN = re.compile(r"screen-reader|sr-only|visually-hidden|element-invisible|(?<![\w-])hidden(?![\w-])",
-                     re.I)
+_HIDDEN = re.compile(r"screen-reader|sr-only|visually-hidden|visuallyhidden|element-invisible|"
+                     r"(?<![\w-])hidden(?![\w-])", re.I)
 #: Declared titles that name no article: the page's heading is taken instead.
 GENERIC_TITLES = frozenset({"home", "homepage", "startseite", "index", "accueil", "inicio",
                             "untitled", "untitled document"})
@@ -195,18 +205,37 @@ def _fold(text: str) -> str:
 
 
 def _heading_text(el) -> str:
-    """A heading's text without its kicker ("<span class=kicker>Klimaschutz</span>: Bohren...")
-    when the rest of the heading is the headline."""
-    kickers = [sub for sub in el.iterdescendants() if isinstance(sub.tag, str)
-               and _KICKER.search(sub.get("class") or "")]
-    text = _clean(el.text_content())
-    if not kickers:
-        return text
-    rest = text
-    for sub in kickers:
-        rest = rest.replace(_clean(sub.text_content()), "", 1)
-    rest = rest.strip(" :-–—|·")
-    return rest if len(rest) >= MIN_HEADLINE_CHARS else text
+    """A heading's headline: the text of its ``itemprop=headline`` part when it has one, else its
+    text without the parts that are not the headline (kicker, subtitle, a date or byline in a
+    ``<small>`` or ``<time>``, screen-reader text, a thread's prefix label, a "¶" permalink:
+    :func:`_kept_text`), with a ``<br>`` read as a space. When what is left is too short to be a
+    headline, the whole text."""
+    for sub in el.iterdescendants():
+        if isinstance(sub.tag, str) and sub.get("itemprop") == "headline":
+            text = _clean(sub.text_content())
+            if len(text) >= MIN_HEADLINE_CHARS:
+                return text
+            break
+    parts: list[str] = [el.text or ""]
+    _kept_text(el, parts)
+    rest = _clean("".join(parts)).strip(_EDGE_MARKS)
+    return rest if len(rest) >= MIN_HEADLINE_CHARS else _clean(el.text_content())
+
+
+def _kept_text(el, parts: list[str]) -> None:
+    """Append to ``parts`` the text inside ``el`` less its :data:`_NOT_HEADLINE_TAGS` and
+    :data:`_NOT_HEADLINE` children (their tails kept); ``lxml``'s ``text_content`` cannot skip a
+    child, and it joins "Title<br>Subtitle" into "TitleSubtitle"."""
+    for child in el:
+        if not isinstance(child.tag, str):  # a comment or processing instruction
+            pass
+        elif child.tag == "br":
+            parts.append(" ")
+        elif child.tag not in _NOT_HEADLINE_TAGS and not _NOT_HEADLINE.search(
+                child.get("class") or "") and child.text != "¶":
+            parts.append(child.text or "")
+            _kept_text(child, parts)
+        parts.append(child.tail or "")
 
 
 def _names_site(part: str, sites: set[str]) -> bool:
