@@ -73,7 +73,7 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
     sites = site_names(meta) | host_names
     headings = _headings(page, sites)
     stripped = strip_site_name(declared[0][0], sites) if declared else ""
-    heading = _pick_heading(headings, stripped, [title for title, _ in declared])
+    heading = _pick_heading(headings, stripped, [title for title, _ in declared], host_names)
     lone = _lone_h1(page, sites) if is_article_like(meta) else None
     if lone and lone != heading and (heading is None or heading in _h1_texts(headings)) and \
             _not_a_frame_of(lone, stripped):
@@ -201,14 +201,16 @@ def _not_a_frame_of(h1: str, stripped: str) -> bool:
     return not core or core not in h1_key or h1_key.startswith(core)
 
 
-def _pick_heading(headings: list[tuple[str, str]], stripped: str, declared: list[str]
-                  ) -> str | None:
+def _pick_heading(headings: list[tuple[str, str]], stripped: str, declared: list[str],
+                  hosts: set[str] = frozenset()) -> str | None:
     """The heading that is the headline, judged by the titles the page declares.
 
     In order: the first ``<h1>`` that is most of ``stripped`` (the declared title without its
     site part); the longest ``<h2>`` that is (a blog's post title under a logo ``<h1>`` the
-    metadata does not name); the first ``<h1>`` any declared title holds; an ``<h2>`` that is
-    most of a declared title. "Most" is at least half the characters, so a section label
+    metadata does not name); the first ``<h1>`` any declared title holds, unless it spells the
+    host (``hosts``) and is a part of that title beside ``stripped`` (a blog's name:
+    "Krimiblog-Archiv" in "Krimiblog-Archiv » Post title"); an ``<h2>`` that is most of a
+    declared title. "Most" is at least half the characters, so a section label
     ("Quests") inside the title is not the headline. Case matters ("Data science" is a label in
     "Free Data Science..."); quotes and dashes are folded ("„finished“" is '"finished"').
     """
@@ -227,12 +229,30 @@ def _pick_heading(headings: list[tuple[str, str]], stripped: str, declared: list
     if in_core:
         return max(in_core, key=len)
     for text in h1:
-        if any(_fold(text) in title for title in titles):
+        # an <h1> that is a part of a declared title beside the headline part is the site's name
+        # ("Silicon Exposed" in "Silicon Exposed: Open Verilog flow..." where og:title is the
+        # headline alone)
+        folded = _fold(text)
+        if any(folded in title and not (core and core in title and folded not in core
+                                        and core not in folded and _spells_host(text, hosts))
+               for title in titles):
             return text
     for text in h2:
         if any(most_of(_fold(text), title) for title in titles):
             return text
     return None
+
+
+def _spells_host(text: str, hosts: set[str]) -> bool:
+    """Whether ``text`` spells one of the host's names (:func:`domain_names`), spaces and dots
+    aside: "Time 4 talks" on time4talks.com, "Krimiblog-Archiv" on archiv.krimiblog.de.
+
+    >>> _spells_host("Time 4 talks", {"time4talks"}), _spells_host("Webcams", {"nps"})
+    (True, False)
+    """
+    key = re.sub(r"[\W_]+", "", _key(text))
+    return any(len(host) >= MIN_SITE_CHARS and (host in key or key in host)
+               for host in (re.sub(r"[\W_]+", "", h) for h in hosts)) if key else False
 
 
 def _headings(page: Page, sites: set[str]) -> list[tuple[str, str]]:

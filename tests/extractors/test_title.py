@@ -47,3 +47,11 @@ def test_an_articles_one_h1_is_its_headline(name: str, rule: str) -> None:
 def test_where_the_h1_does_not_replace_the_declared_title(name: str, rule: str) -> None:
     gold = fixture(name)
     assert title_match(extract(page_bytes(gold), url=gold["url"]).fields.title, gold["title"]), rule
+
+
+@pytest.mark.parametrize("name", ["trafilatura_eval-00150.html", "trafilatura_eval-00228.html"])
+def test_a_blogs_name_in_the_h1_and_the_title_is_not_the_headline(name: str) -> None:
+    """The <h1> spells the host ("Krimiblog-Archiv" on archiv.krimiblog.de) and is the part of
+    <title> beside the post's title: the post's title is the headline."""
+    gold = fixture(name)
+    assert title_match(extract(page_bytes(gold), url=gold["url"]).fields.title, gold["title"])
