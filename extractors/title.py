@@ -284,9 +284,7 @@ def _heading_text(el) -> str:
     headline, the whole text."""
     for sub in el.iterdescendants():
         if isinstance(sub.tag, str) and sub.get("itemprop") == "headline":
-            text = _clean(sub.text_content())
-            if len(text) >= MIN_HEADLINE_CHARS:
-                return text
+            el = sub
             break
     parts: list[str] = [el.text or ""]
     _kept_text(el, parts)
