@@ -29,8 +29,9 @@ from extractors.page import Page
 
 __all__ = ["choose_title", "domain_names", "is_article_like", "site_names", "strip_site_name"]
 
-#: Separators between headline and site name in ``<title>``.
-_TITLE_SPLIT = re.compile(r"\s+[|\-–—:·»«/]\s+|\s*[|｜]\s*|\s+[-–—]\s*|\s*－\s*|_|::")
+#: Separators between headline and site name in ``<title>``; "::" only with a space beside it
+#: ("Blog :: Post"), for "tokio::runtime" is a name.
+_TITLE_SPLIT = re.compile(r"\s+[|\-–—:·»«/]\s+|\s*[|｜]\s*|\s+[-–—]\s*|\s*－\s*|_|\s+::\s*|\s*::\s+")
 _SPACES = re.compile(r"\s+")
 #: Classes of a heading's kicker (the label above or before the headline) and of the hidden
 #: separators after it.
@@ -127,6 +128,8 @@ def strip_site_name(title: str, sites: set[str]) -> str:
     'Rain falls'
     >>> strip_site_name("Daily: Rain falls all day", {"daily"})
     'Rain falls all day'
+    >>> strip_site_name("tokio::runtime - Rust", {"rust"})
+    'tokio::runtime'
     """
     head, sep, rest = title.partition(":")
     if sep and rest.strip() and _key(head) in sites:
