@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytz
 
 from extractors import bylines
-from extractors.authors import clean_authors
+from extractors.authors import clean_authors, is_site_name
 from extractors.dates import FoundDate, other_reading, parse_date, url_date
 from extractors.language import page_language
 from extractors.metadata import Metadata, read_metadata
@@ -401,17 +401,26 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
         tiers.append((values, "opengraph" if ":" in key else "meta"))
     tiers.append((meta.rel_authors, "meta"))
     refused: list[str] = []
+    fallback: tuple[list[str], str] | None = None
     for values, source in tiers:
         if not values:
             continue
-        names, why = clean_authors(values, sites)
+        names, why = clean_authors(values, sites, declared=True)
         refused += why
-        if names:
-            out.fill("authors", names, source)
+        own = [n for n in names if not is_site_name(n, sites)]
+        if own:  # "Rob Picheta, CNN": the person, not the outlet beside them
+            out.fill("authors", own, source)
             break
+        if names and fallback is None:
+            fallback = (names, source)
     else:
-        names = bylines.text_authors(page, sites, lang)
-        out.fill("authors", names, "text")
+        if fallback is not None:
+            # the page declares the site itself as the author and no source names anyone
+            # else: the site's byline (the gold of every dev set takes it; a text byline
+            # found instead agreed with the gold as often as it did not, 3 pages to 3)
+            out.fill("authors", fallback[0], fallback[1])
+        else:
+            out.fill("authors", bylines.text_authors(page, sites, lang), "text")
     if refused:
         out.note("authors", "refused: " + ", ".join(dict.fromkeys(refused)))
 
