@@ -35,7 +35,9 @@ _LEAD = re.compile(r"(?i)^\s*(?:(?:view|show|see)\s+all\s+(?:posts|articles|stor
                    r"(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+(?:von|anzeigen\s+von)|"
                    r"(?:eingestellt|artikel|beitrag|beiträge|post|posts|recipe|"
                    r"insights|article|story)\s+(?:von|by|from)\b\s*:?|"
-                   r"(?:interview|quelle|source|via)\s*:?\s+(?=\S))\s*")
+                   r"(?:interview|quelle|source|via)\s*:?\s+(?=\S)|"
+                   # an author link's text: "Zum Profil von X", "View profile of X", "Articles by X"
+                   r"(?:zum\s+)?profil\s+von|(?:view\s+)?profile\s+of|articles\s+by|alles\s+von)\s*")
 _NOT_NAME = re.compile(r"(?i)^(?:view|show|see|more)\s+(?:more|all)?\s*(?:posts|articles|about)\b")
 #: Labels and menu words that author-marked elements hold instead of a name (seen in the
 #: author boxes and "source" blocks of wcxb_dev, trafilatura_eval and readability_testpages

@@ -284,3 +284,28 @@ def test_declared_values_keep_teams_and_refuse_credits(values: list[str], names:
                                                         ) -> None:
     assert clean_authors(values, ("cnn",), declared=True)[0] == names
     assert clean_authors(["Redaktion"])[0] == []  # found in the text: no person
+
+
+# The name in a link to the author's page ("/profil/...", "/author/..."), where no metadata and no
+# "By" line names anyone (trafilatura_eval, Apache-2.0; wcxb_dev, CC-BY-4.0; gold authors from
+# the datasets): nothing was read from these pages before.
+@pytest.mark.parametrize("name, how", [
+    ("trafilatura_eval-00582.html", "rosalux.de: '<a href=/profil/es_detail/...>Nikolai Huke'"),
+    ("wcxb_dev-01102.html", "netgear.com: '<a href=/hub/author/...>NETGEAR Orbi Team', a team"),
+    ("wcxb_dev-01374.html", "almanac.com: the link holds the name and the role under it "
+                            "('Celeste Longacre' / 'Gardener, Astrologer'): the name alone"),
+])
+def test_author_from_a_link_to_the_author_page(name: str, how: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+
+
+def test_author_links_of_other_sites_comments_and_accounts_are_not_bylines() -> None:
+    html = ('<html><body><h1>Rain</h1><p>Story text here, long enough.</p>'
+            '<a href="https://www.youtube.com/user/janeroe">Jane Roe</a>'
+            '<a href="/user/login">Log In</a>'
+            '<div class="comments"><a href="/author/jdoe">John Doe</a></div>'
+            '<div class="gallery"><a href="/profil/x/Simone32.html">Simone32</a></div>'
+            '<a href="/author/anna-schmidt/">Zum Profil von Anna Schmidt</a></body></html>')
+    page = parse_page(html, url="https://example.org/news/rain")
+    assert bylines.author_link(page, ()) == ["Anna Schmidt"]
