@@ -320,3 +320,11 @@ def test_author_links_of_other_sites_comments_and_accounts_are_not_bylines() -> 
 def test_author_box_name_without_the_role_under_it(name: str, how: str) -> None:
     gold = fixture(name)
     assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+
+
+def test_an_organisation_named_as_author_where_the_page_shows_no_byline() -> None:
+    # readability_testpages (Apache-2.0), a Wikipedia article: JSON-LD's author is
+    # {"@type": "Organization", "name": "Contributors to Wikimedia projects"}, the gold's author
+    gold = fixture("readability_testpages-00122.html")
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"]] and fields.sources["authors"] == "jsonld"
