@@ -98,6 +98,8 @@ _AUTHOR_LINK_SKIP = ("comment", "related", "footer", "sidebar", "widget", "reply
                      "menu", "nav", "carousel", "gallery", "slider", "lightbox", "caption")
 #: Author links looked at per page (a forum page links hundreds of posters).
 MAX_AUTHOR_LINKS = 20
+#: Names read from author links side by side (a byline lists 1-4 people).
+MAX_LINKED_AUTHORS = 6
 _CJK_BYLINE = re.compile(r"(?:作者|记者|撰文|文|编辑|责任编辑|责编)\s*[:：/]\s*"
                          r"([\u4e00-\u9fff·]{2,5}(?:[ 、，,][\u4e00-\u9fff·]{2,5}){0,3})")
 
@@ -251,7 +253,22 @@ def author_link(page: Page, sites: tuple[str, ...]) -> list[str]:
     """The text of the page's first link to an author's page (``/author/jdoe``, ``?author=3``,
     ``/profile/...``: :data:`_AUTHOR_HREF`) on the page's own site, outside comments, menus,
     sidebars and footers, read as a declared name (a team or a user name stays: the link says
-    it is an author)."""
+    it is an author); with the names of the author links beside it (the same parent: "<a>Isabel
+    Caro</a>, <a>Rocío Latorre</a> y <a>José Miguel Wilson</a>")."""
+    names: list[str] = []
+    parent = None
+    for element in _author_links(page):
+        if parent is not None and element.getparent() is not parent:
+            continue
+        found = _link_name(element, sites)
+        if found:
+            names += [n for n in found if n not in names]
+            parent = element.getparent()
+    return names[:MAX_LINKED_AUTHORS]
+
+
+def _author_links(page: Page):
+    """The page's links to an author's page on its own site, outside skipped blocks."""
     nodes, host, seen = page.nodes, _host(page.url), 0
     for element, tag in zip(nodes.elements, nodes.tag, strict=True):
         if tag != "a":
@@ -265,18 +282,21 @@ def author_link(page: Page, sites: tuple[str, ...]) -> list[str]:
             continue  # a social network's profile ("youtube.com/user/...")
         seen += 1
         if seen > MAX_AUTHOR_LINKS:
-            break
-        if _in_skipped_block(element):
+            return
+        if not _in_skipped_block(element):
+            yield element
+
+
+def _link_name(element, sites: tuple[str, ...]) -> list[str]:
+    """The first of the link's own texts that is a name: a name and the role under it are two
+    spans ("Meghan Neville" / "Content Marketing Coordinator")."""
+    for text in element.itertext():
+        text = " ".join(text.split())
+        if not text or len(text) > MAX_MARKED_CHARS:
             continue
-        # the link's own texts one by one: a name and the role under it are two spans
-        # ("Meghan Neville" / "Content Marketing Coordinator")
-        for text in element.itertext():
-            text = " ".join(text.split())
-            if not text or len(text) > MAX_MARKED_CHARS:
-                continue
-            names, _ = clean_authors([text], sites, declared=True)
-            if names:
-                return names
+        names, _ = clean_authors([text], sites, declared=True)
+        if names:
+            return names
     return []
 
 
@@ -311,7 +331,14 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
     one wrong name. A segment counts alone only as a full name (:func:`_full_name`): a user
     name of one word stays with its label ("Beitrag von" / "r23"). trafilatura_eval and
     wcxb_dev: 12 pages gained, 2 lost (docs/evaluation.md, "Authors, fourth round")."""
-    lines = [line for line in text.split("\n") if line.strip()]
+    lines: list[str] = []
+    for line in (line.strip() for line in text.split("\n")):
+        if not line:
+            continue
+        if lines and (_CONNECTOR.match(line) or _CONNECTOR.match(lines[-1].rsplit(None, 1)[-1])):
+            lines[-1] = f"{lines[-1]} {line}"  # "Lars Fischer" / "und" / "Alina Schadwinkel"
+        else:
+            lines.append(line)
     if len(lines) > 1:
         for number, line in enumerate(lines):
             if line.strip().lower().rstrip(":") in _BY_WORDS and number + 1 < len(lines):
@@ -321,6 +348,10 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
                 return names
     names, _ = clean_authors([" ".join(lines)], sites)
     return names
+
+
+#: A segment that only joins two names of a byline: "," / "und" / ", and" / "&".
+_CONNECTOR = re.compile(r"(?i)^(?:,|,?\s*(?:and|und|et|y|e|&))$")
 
 
 def _full_name(name: str) -> bool:

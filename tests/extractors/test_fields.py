@@ -328,3 +328,22 @@ def test_an_organisation_named_as_author_where_the_page_shows_no_byline() -> Non
     gold = fixture("readability_testpages-00122.html")
     fields = extract(page_bytes(gold), url=gold["url"]).fields
     assert fields.authors == [gold["author"]] and fields.sources["authors"] == "jsonld"
+
+
+def test_several_author_links_side_by_side_are_one_byline() -> None:
+    # trafilatura_eval (Apache-2.0), latercera.com: "<a>Isabel Caro</a>, <a>Rocío Latorre</a> y
+    # <a>José Miguel Wilson</a>", each a link to the author's page; the first alone was read before
+    gold = fixture("trafilatura_eval-00829.html")
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [
+        "Isabel Caro", "Rocío Latorre", "José Miguel Wilson"]
+
+
+@pytest.mark.parametrize("text, names", [
+    ("von\nLars Fischer\nund\nAlina Schadwinkel", ["Lars Fischer", "Alina Schadwinkel"]),
+    ("Written by\nDanielle DeSiato\n,\nDonna Enzmann\n, and\nNatalie Nguyen\nUpdated May 1, 2025",
+     ["Danielle DeSiato", "Donna Enzmann", "Natalie Nguyen"]),
+    ("Liz Kenny\nFormer McKinsey Consultant", ["Liz Kenny"]),
+    ("Beitrag von\nr23", ["r23"]),
+])
+def test_author_box_segments(text: str, names: list[str]) -> None:
+    assert bylines._marked_names(text, ()) == names
