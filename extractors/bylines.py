@@ -389,8 +389,13 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
         if text.lower().rstrip(":") in _BY_WORDS:
-            following = next((t for t in texts[number + 1:number + 3] if t), "")
-            candidate = following
+            rest = [t for t in texts[number + 1:number + 8] if t]
+            candidate = rest[0] if rest else ""
+            # "von" / "Lars Fischer" / "und" / "Alina Schadwinkel": the names joined across
+            for joiner, name in zip(rest[1::2], rest[2::2]):
+                if not _CONNECTOR.match(joiner):
+                    break
+                candidate = f"{candidate}, {name}"
         elif match := _BY_LINE.match(text):
             candidate = match.group(1)
         elif match := _DATE_NAME.match(text):

@@ -330,6 +330,14 @@ def test_an_organisation_named_as_author_where_the_page_shows_no_byline() -> Non
     assert fields.authors == [gold["author"]] and fields.sources["authors"] == "jsonld"
 
 
+def test_by_then_names_joined_by_und_in_spans_of_their_own() -> None:
+    # trafilatura_eval (Apache-2.0), aussengedanken.de: under the headline, "Von" / "Roland
+    # Brockmann" / "und" / "Sebastian Drescher", four text segments; the first name alone before
+    gold = fixture("trafilatura_eval-00244.html")
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [
+        "Roland Brockmann", "Sebastian Drescher"]
+
+
 def test_several_author_links_side_by_side_are_one_byline() -> None:
     # trafilatura_eval (Apache-2.0), latercera.com: "<a>Isabel Caro</a>, <a>Rocío Latorre</a> y
     # <a>José Miguel Wilson</a>", each a link to the author's page; the first alone was read before
