@@ -11,6 +11,7 @@ with :meth:`Fields.fill` / :func:`fill_guesses`, marking it ``svm``.
 from __future__ import annotations
 
 import functools
+import unicodedata
 from dataclasses import dataclass, field, fields as dc_fields
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
@@ -409,6 +410,10 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
         refused += why
         own = [n for n in names if not is_site_name(n, sites)]
         if own:  # "Rob Picheta, CNN": the person, not the outlet beside them
+            spelled = _spelled_out(own, tiers, page, sites, lang)
+            if spelled is not None:
+                out.note("authors", f"{source} {own!r} is a user name: its name as written")
+                own, source = spelled
             out.fill("authors", own, source)
             break
         if names and fallback is None:
@@ -425,6 +430,42 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
             out.fill("authors", clean_authors(orgs, sites, declared=True)[0], "jsonld")
     if refused:
         out.note("authors", "refused: " + ", ".join(dict.fromkeys(refused)))
+
+
+def _spelled_out(names: list[str], tiers: list[tuple[list[str], str]], page: Page,
+                 sites: tuple[str, ...], lang: str | None) -> tuple[list[str], str] | None:
+    """The names written out ("Arian Schlichenmayer", "Gàbor Muniér") where the declared ones
+    are user names of the same letters ("arianschlichenmayer", "gabor_munier",
+    "edilson.la.rosa"), from another declared source or the page's byline; None if no source
+    spells them so. CMSs fill JSON-LD's or ``article:author``'s name from the login while the
+    page prints the person's name, which the gold takes."""
+    if not all(is_handle(n) for n in names):
+        return None
+    wanted = {_letters(n) for n in names}
+    for values, source in tiers:
+        found, _ = clean_authors(values, sites, declared=True)
+        if found and not any(is_handle(n) for n in found) \
+                and {_letters(n) for n in found} == wanted:
+            return found, source
+    found = bylines.text_authors(page, sites, lang)
+    if found and {_letters(n) for n in found} == wanted:
+        return found, "text"
+    return None
+
+
+def is_handle(name: str) -> bool:
+    """A user name, not a name as written: one word, lower case or joined by ``._-``.
+
+    >>> is_handle("edilson.la.rosa"), is_handle("gabor_munier"), is_handle("Jane Roe")
+    (True, True, False)
+    """
+    return " " not in name.strip() and (name.islower() or any(c in name for c in "._-"))
+
+
+def _letters(name: str) -> str:
+    """The name's letters, accents and case folded: "Gàbor Muniér" -> "gabormunier"."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in decomposed if c.isalnum() and not unicodedata.combining(c))
 
 
 def _ld_nodes(meta: Metadata) -> dict[str, dict]:

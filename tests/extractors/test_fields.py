@@ -355,3 +355,11 @@ def test_several_author_links_side_by_side_are_one_byline() -> None:
 ])
 def test_author_box_segments(text: str, names: list[str]) -> None:
     assert bylines._marked_names(text, ()) == names
+
+
+def test_a_declared_user_name_gives_way_to_the_name_the_page_prints() -> None:
+    # trafilatura_eval (Apache-2.0), interscenar.io: article:author "gabor_munier", the byline
+    # "Gàbor Muniér" (the gold); the same letters, accents and case aside
+    gold = fixture("trafilatura_eval-00238.html")
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"]] and "user name" in fields.notes["authors"]
