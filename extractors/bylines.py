@@ -219,7 +219,8 @@ def _text_from(page: Page, segment: int, chars: int) -> str:
     return "".join(texts)[:chars]
 
 
-def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None) -> list[str]:
+def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None,
+                 as_trained: bool = False) -> list[str]:
     """Names from a byline element, else from a Chinese "作者：" / "责任编辑：" line (first, on
     Chinese and Japanese pages).
 
@@ -228,7 +229,10 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
     comes before the author-marked elements: their text often joins the name to a role or a
     menu ("Celeste Longacre Gardener, Astrologer"), the link's holds the name alone (the link
     reader right after the "By" line: 22 pages gained, 0 lost on trafilatura_eval and
-    wcxb_dev; last of the readers: 14 gained; docs/evaluation.md, "Authors, fourth round")."""
+    wcxb_dev; last of the readers: 14 gained; docs/evaluation.md, "Authors, fourth round").
+    ``as_trained``: the readers as the page model was trained with them, without the link
+    reader and with an author-marked element's text read as one string (see
+    ``Fields.person_named``)."""
     if page_lang in ("zh", "ja"):  # Chinese bylines name the reporter or editor in the text
         names = _cjk_byline(page, sites)
         if names:
@@ -236,13 +240,15 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
     names = _byline_after_headline(page, sites)
     if names:
         return names
-    names = author_link(page, sites)
-    if names:
-        return names
+    if not as_trained:
+        names = author_link(page, sites)
+        if names:
+            return names
     for text in _marked(_AUTHOR_MARKED, page, joiner="\n"):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
-        names = _marked_names(text, sites)
+        names = clean_authors([" ".join(text.split())], sites)[0] if as_trained \
+            else _marked_names(text, sites)
         if names:
             return names
     names = _labelled_in_meta(page, sites)
@@ -255,9 +261,12 @@ def author_link(page: Page, sites: tuple[str, ...]) -> list[str]:
     sidebars and footers, read as a declared name (a team or a user name stays: the link says
     it is an author); with the names of the author links beside it (the same parent: "<a>Isabel
     Caro</a>, <a>Rocío Latorre</a> y <a>José Miguel Wilson</a>")."""
+    links = list(_author_links(page))
+    if len({link.get("href") for link in links}) > MAX_LINKED_AUTHORS:
+        return []  # a list of stories or a thread of posts by many authors: no byline
     names: list[str] = []
     parent = None
-    for element in _author_links(page):
+    for element in links:
         if parent is not None and element.getparent() is not parent:
             continue
         found = _link_name(element, sites)

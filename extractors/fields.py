@@ -76,6 +76,13 @@ class Fields:
     site_name: str | None = None
     sources: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+    #: Whether a person's name was found by the author rules the page model was trained with
+    #: (a declared value that is a person's name, a byline in the text other than a link to
+    #: an author's page), whatever ``authors`` holds: the page model's ``has_authors`` reads
+    #: this. Teams, site names and author links on list pages and threads ("ABC News", a
+    #: Reddit poster's "u/..." link) made it type 9 news_article_vs_nonarticle and
+    #: gerapy_listdetail pages as articles (docs/evaluation.md, "Authors, fourth round").
+    person_named: bool = False
 
     def fill(self, name: str, value: object, source: str) -> bool:
         """Set field ``name`` to ``value`` from ``source`` if it is still empty; True if set.
@@ -100,7 +107,8 @@ class Fields:
         return {name: getattr(self, name) for name in FIELD_NAMES}
 
 
-FIELD_NAMES = tuple(f.name for f in dc_fields(Fields) if f.name not in ("sources", "notes"))
+FIELD_NAMES = tuple(f.name for f in dc_fields(Fields)
+                    if f.name not in ("sources", "notes", "person_named"))
 
 
 def extract_fields(page: Page, text: str = "", fetched_at: datetime | None = None) -> Fields:
@@ -430,6 +438,9 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
             out.fill("authors", clean_authors(orgs, sites, declared=True)[0], "jsonld")
     if refused:
         out.note("authors", "refused: " + ", ".join(dict.fromkeys(refused)))
+    # what the page model's rules saw: a person declared, else a byline but for author links
+    out.person_named = any(clean_authors(v, sites)[0] for v, _ in tiers if v) or bool(
+        bylines.text_authors(page, sites, lang, as_trained=True))
 
 
 def _spelled_out(names: list[str], tiers: list[tuple[list[str], str]], page: Page,

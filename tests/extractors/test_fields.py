@@ -363,3 +363,19 @@ def test_a_declared_user_name_gives_way_to_the_name_the_page_prints() -> None:
     gold = fixture("trafilatura_eval-00238.html")
     fields = extract(page_bytes(gold), url=gold["url"]).fields
     assert fields.authors == [gold["author"]] and "user name" in fields.notes["authors"]
+
+
+def test_the_page_model_sees_persons_only_not_the_declared_site_or_author_links() -> None:
+    # the page model's has_authors was trained on person names (Fields.person_named); a site's
+    # own name as author, or a link to an author's page, must not turn a list into an article
+    head = ('<html><head><meta property="og:site_name" content="ABC News">'
+            '<meta name="author" content="{}"></head><body><h1>Headlines</h1>'
+            '<p>Stories of the day, one after another.</p>{}</body></html>')
+    site = extract_fields(parse_page(head.format("ABC News", ""), url="https://abc.example/"))
+    assert site.authors == ["ABC News"] and not site.person_named
+    linked = extract_fields(parse_page(head.format("", '<a href="/author/jroe">Jane Roe</a>'),
+                                       url="https://abc.example/"))
+    assert linked.authors == ["Jane Roe"] and not linked.person_named
+    person = extract_fields(parse_page(head.format("Jane Roe", ""), url="https://abc.example/"))
+    assert person.authors == ["Jane Roe"] and person.person_named
+    assert "person_named" not in FIELD_NAMES
