@@ -242,7 +242,7 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
         link_share, min(length / total, 1.0), math.log1p(length / (headline_links + 1)),
         og == "article", bool(og) and og != "article",
         bool(types & ARTICLE_TYPES), bool(types & _LD_LIST), bool(types & _LD_OTHER),
-        bool(fields is not None and fields.published), bool(fields is not None and fields.authors),
+        bool(fields is not None and fields.published), _person_named(fields),
         len(segments), bool(_DATE_IN_URL.search(parts.path)), math.log1p(len(last)),
         last.count("-"), not segments, bool(_LIST_WORDS.search(parts.path)),
         bool(_PRODUCT_WORDS.search(parts.path)), bool(_LONG_NUMBER.search(parts.path)),
@@ -494,3 +494,12 @@ def _matching(pattern: re.Pattern, texts: list[str]) -> set[int]:
 
 def _weighted_length(text: str) -> int:
     return len(text) + 2 * len(_CJK.findall(text))
+
+
+def _person_named(fields) -> bool:
+    """The ``has_authors`` feature: whether the author rules the model was trained with found a
+    person (``Fields.person_named``; a ``Fields`` made elsewhere, without it: its authors)."""
+    if fields is None:
+        return False
+    return bool(getattr(fields, "person_named", False) or (
+        fields.authors and "authors" in fields.sources and fields.sources["authors"] == "svm"))
