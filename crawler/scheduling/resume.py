@@ -78,7 +78,8 @@ def read_journal(
 ) -> tuple[list[str], AgedSeenSet, Fronts, int | None]:
     """(requests queued and not done, as JSON text, in order; every article fingerprint seen less
     than the refetch age ago, :mod:`crawler.scheduling.seen`; the fingerprints of the fronts of the
-    last two rounds, by round; the round of the crawl that wrote it, :mod:`crawler.rounds`). Reads
+    last two rounds, by round; the last round of the crawl that wrote it, its ``round`` line or
+    the latest round of its fronts, :mod:`crawler.rounds`). Reads
     the older format too (see the module docstring)."""
     now = time.time() if now is None else now
     queued: dict[int, str] = {}
@@ -122,6 +123,8 @@ def read_journal(
     seen.update(recent, 0, now)  # of unknown age: taken as seen now
     for started, fps in dated.items():
         seen.update(fps, started, now)
+    if fronts:  # a crawl of several rounds (--rounds) wrote its later rounds' fronts only
+        crawl_round = max(fronts) if crawl_round is None else max(crawl_round, max(fronts))
     for old in sorted(fronts)[:-FRONT_ROUNDS]:
         del fronts[old]
     return [queued[n] for n in sorted(queued) if n not in done], seen, fronts, crawl_round

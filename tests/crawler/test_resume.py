@@ -159,6 +159,19 @@ def test_the_journal_keeps_articles_and_the_last_two_rounds_fronts(tmp_path: Pat
     assert fronts == {6: {0xBB}, 7: {0xCC}}
 
 
+def test_the_journal_s_round_is_its_last_round_s(tmp_path: Path) -> None:
+    """A run of several rounds (--rounds 2) writes its first round in the ``round`` line and the
+    second's only in its fronts: the next run must take a round after the second, or, starting
+    within the second round's second, it would find the front seen and not fetch it."""
+    path = tmp_path / JOURNAL_FILE
+    lines = [{"round": 100}, {"fr": 100, "f": ["00000000000000aa"]},
+             {"q": 1, "fp": "00000000000000aa", "fr": 101, "r": "{}"}, {"d": 1}]  # fmt: skip
+    path.write_text("".join(json.dumps(entry) + "\n" for entry in lines))
+    assert read_journal(path)[3] == 101
+    path.write_text(json.dumps({"fr": 9, "f": ["00000000000000aa"]}) + "\n")  # no round line
+    assert read_journal(path)[3] == 9
+
+
 def test_seen_set_is_exact_across_merges(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sorted array + recent set answers as a plain set would, through many merges."""
     monkeypatch.setattr(seen_module, "MIN_RECENT", 8)
