@@ -73,6 +73,12 @@ DEFAULT_TTL = 24 * 3600
 #: A stored body never inflates past DEFAULT_MAX_PAGE_BYTES (the default of
 #: ``NEWSCRAWL_MAX_PAGE_BYTES``, written once in extractors/page.py).
 REDIS_KEY_PREFIX = "newscrawl:siblings:"
+#: zlib level of stored bodies (both stores). Every page the crawl fetches is stored, so this is
+#: paid on every page: over 240 pages of cx_bbc, cx_163, big9 and aeb (2026-11-26), level 1 takes
+#: 1.05 ms a page (median; mean 1.25) against 2.70 ms (mean 3.73) at zlib's default 6, for bodies
+#: 17 % larger (27.1 % of the page against 23.2 %); inflating is 0.1 ms slower. The memory store's
+#: cap is in bytes, so memory stays bounded (it holds fewer pages at the cap).
+ZLIB_LEVEL = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +148,7 @@ class MemorySiblingStore:
         return StoredPage(found.url, body, found.content_type)
 
     def add(self, template_key: str, url: str, body: bytes, content_type: str | None) -> bool:
-        data = zlib.compress(body)
+        data = zlib.compress(body, ZLIB_LEVEL)
         if len(data) > min(self.max_body_bytes, self.max_bytes):
             return False
         with self._lock:
@@ -210,7 +216,7 @@ class RedisSiblingStore:
             return None
 
     def add(self, template_key: str, url: str, body: bytes, content_type: str | None) -> bool:
-        data = zlib.compress(body)
+        data = zlib.compress(body, ZLIB_LEVEL)
         if len(data) > self.max_body_bytes:
             return False
         value = json.dumps(
