@@ -43,7 +43,7 @@ from extractors.attenuation import MainText
 from extractors.boilerplate import page_markup
 from extractors.jsonld import ARTICLE_TYPES, page_jsonld, type_names
 from extractors.modelio import ModelError, load_model
-from extractors.page import Page, name_marks
+from extractors.page import Page, link_hrefs, name_marks
 
 __all__ = ["FEATURES", "Forest", "PageTypeModel", "classify_page", "default_page_model",
            "heuristic_type", "load_page_model", "page_features"]
@@ -194,7 +194,7 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
     cjk = length - len(whole)
     chain = _weighted_length(body)
     counts = Counter(tags)
-    elements, classes = nodes.elements, nodes.classes
+    classes = nodes.classes
     marks = Counter(name_marks(page).lowered)
     distinct, rows_of = _Joined(list(marks)), list(marks.values())
     comments, posts, carts = (sum(rows_of[k] for k in distinct.matching(pattern))
@@ -205,7 +205,7 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
     for row in short[texts[short] > 0].tolist():  # a link without text has an empty anchor
         anchor = nodes.inner_text(row).strip()
         pager += bool(anchor) and (anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None)
-    hrefs = [elements[row].get("href") or "" for row in link_rows.tolist()]
+    hrefs = link_hrefs(page)[1]  # the href of each row of link_rows
     joined_hrefs = _Joined(hrefs)
     dated = {hrefs[k] for k in joined_hrefs.matching(_DATE_HREF)}
     slugs = _slug_hrefs(hrefs)

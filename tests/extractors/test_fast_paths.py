@@ -113,3 +113,38 @@ def test_slug_hrefs_are_those_the_unfiltered_search_finds():
         assert _slug_hrefs(hrefs) == every
         found += len(every)
     assert found > 100
+
+
+def _author_rows_one_by_one(page) -> list[tuple[int, str]]:
+    from extractors.bylines import _AUTHOR_HREF
+
+    nodes = page.nodes
+    return [(row, el.get("href") or "") for row, (el, tag) in enumerate(zip(nodes.elements,
+                                                                              nodes.tag))
+            if tag == "a" and _AUTHOR_HREF.search(el.get("href") or "")]
+
+
+def test_author_hrefs_searched_at_once_are_those_searched_one_by_one():
+    from extractors.bylines import _author_href_rows
+
+    found = 0
+    for result in _extractions():
+        rows = _author_href_rows(result.page)
+        assert rows == _author_rows_one_by_one(result.page)
+        found += len(rows)
+    assert found > 20
+
+
+@pytest.mark.parametrize("links", [
+    ['/@jdoe', '/news/x', '/@jdoe/', '/@a.b/c'],  # "$" at each href's end, not the page's
+    ['/author/jane\n/x', '/author/bob'],  # an href with a line break is read on its own
+    ['/author/', '?x=1&author=3', '/users/login', '', '/profile/p/q#r'],
+])
+def test_author_hrefs_at_once_on_made_up_links(links):
+    from extractors import parse_page
+    from extractors.bylines import _author_href_rows
+
+    page = parse_page("<p>" + "".join(f'<a href="{h}">{i}</a>' for i, h in enumerate(links))
+                      + "</p>")
+    assert [e.get("href") for e in page.root.iter("a")] == links  # line breaks kept
+    assert _author_href_rows(page) == _author_rows_one_by_one(page)
