@@ -164,6 +164,9 @@ _TYPE_STYLE = re.compile(r"(?:^|\s)(?:typography|text)(?:\s[a-z]+)?\scaption\b"
 
 @functools.lru_cache(maxsize=16)
 def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A regex matching a whole word of :func:`name_words` that is one of ``words`` (a trailing
+    ``*``: any word starting so): what :meth:`NameWords.matching_words` computes without it, kept
+    as the reference the tests compare it with."""
     alternatives = (re.escape(w[:-1]) + "[a-z0-9]*" if w.endswith("*") else re.escape(w)
                     for w in words)
     return re.compile(r"(?:^|\s)(?:" + "|".join(alternatives) + r")(?=\s|$)")
