@@ -12,11 +12,13 @@ author, a labelled name in a post's meta line, and for Chinese pages the "作者
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from datetime import UTC, datetime, timedelta
+from itertools import accumulate
 
 from extractors.authors import clean_authors
 from extractors.dates import FoundDate, first_date_in, parse_date
-from extractors.page import Page, name_marks
+from extractors.page import Page, link_hrefs, name_marks
 
 __all__ = ["base_of", "text_authors", "text_date"]
 
@@ -88,6 +90,9 @@ _OUTLET = re.compile(r"(?i)\b(?:news|press|times|media|blog|magazin\w*|zeitung|o
 _AUTHOR_HREF = re.compile(r"(?i)/(?:authors?|autor|autoren|autorinnen|users?|profiles?|profil|"
                           r"members?|staff|people|writers?|contributors?|journalist\w*|"
                           r"redakteur\w*)/(?P<slug>[^/?#]+)|[?&]author=\d|/@[\w.-]+/?$")
+#: :data:`_AUTHOR_HREF` over hrefs one a line: the same pattern, whose slug stops at a line
+#: break (no other part of it matches one), with ``$`` at each line's end.
+_AUTHOR_HREF_LINES = re.compile(_AUTHOR_HREF.pattern.replace("[^/?#]+", "[^/?#\n]+"), re.M)
 #: Slugs of account pages, not of a person: "/user/login", "/profile/edit".
 _ACCOUNT_SLUG = re.compile(r"(?i)^(?:log-?in|log-?out|sign-?in|sign-?up|sign_in|register\w*|"
                            r"registrieren|anmelden|abmelden|edit|settings|account|list|index|"
@@ -278,11 +283,10 @@ def author_link(page: Page, sites: tuple[str, ...]) -> list[str]:
 
 def _author_links(page: Page):
     """The page's links to an author's page on its own site, outside skipped blocks."""
-    nodes, host, seen = page.nodes, _host(page.url), 0
-    for element, tag in zip(nodes.elements, nodes.tag, strict=True):
-        if tag != "a":
-            continue
-        href = element.get("href") or ""
+    host, seen = _host(page.url), 0
+    elements = page.nodes.elements
+    for row, href in _author_href_rows(page):
+        element = elements[row]
         match = _AUTHOR_HREF.search(href)
         if match is None or (match.group("slug") and _ACCOUNT_SLUG.match(match.group("slug"))):
             continue
@@ -294,6 +298,22 @@ def _author_links(page: Page):
             return
         if not _in_skipped_block(element):
             yield element
+
+
+def _author_href_rows(page: Page) -> list[tuple[int, str]]:
+    """(row, href) of the page's links whose ``href`` :data:`_AUTHOR_HREF` matches, in document
+    order: one search over all the hrefs, one a line (:data:`_AUTHOR_HREF_LINES`), instead of
+    one search per link (1-2 ms on cx_163's pages of a thousand links). An href holding a line
+    break is read on its own, as the pattern reads it."""
+    rows, hrefs = link_hrefs(page)
+    joined = "\n".join(hrefs)
+    if joined.count("\n") != max(len(hrefs) - 1, 0):
+        return [(row, href) for row, href in zip(rows, hrefs, strict=True)
+                if _AUTHOR_HREF.search(href)]
+    starts = list(accumulate((len(href) + 1 for href in hrefs[:-1]), initial=0))
+    lines = dict.fromkeys(bisect_right(starts, m.start()) - 1
+                          for m in _AUTHOR_HREF_LINES.finditer(joined))
+    return [(rows[k], hrefs[k]) for k in lines]
 
 
 def _link_name(element, sites: tuple[str, ...]) -> list[str]:

@@ -192,7 +192,7 @@ def _assemble(elements, tags, parent, depth, end, seg_text, seg_owner, seg_in_li
     lengths = np.fromiter(map(len, map(str.strip, seg_text)), dtype=np.int64, count=len(seg_text))
     own = np.bincount(owner, weights=lengths, minlength=n).astype(np.int64)
     own_link = np.bincount(owner[in_link], weights=lengths[in_link], minlength=n).astype(np.int64)
-    is_a = np.fromiter((t == "a" for t in tags), dtype=np.int64, count=n)
+    is_a = np.fromiter(map("a".__eq__, tags), dtype=bool, count=n).astype(np.int64)
     return NodeTable(
         elements=elements, tag=tags, parent=parent_a,
         depth=np.asarray(depth, dtype=np.int16), end=end_a,

@@ -35,7 +35,8 @@ from extractors.markup_limits import (
 )
 from extractors.nodetable import NodeTable, build_node_table
 
-__all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "NameMarks", "Page", "name_marks", "parse_page"]
+__all__ = ["DEFAULT_MAX_BYTES", "NOISE_TAGS", "NameMarks", "Page", "link_hrefs", "name_marks",
+           "parse_page"]
 
 #: Paper 000's list of subtrees that never hold article text, plus ``noscript``, ``template`` and
 #: ``svg``/``math`` (markup that is code or graphics, not text, on modern pages), and ruby
@@ -127,6 +128,20 @@ def name_marks(page: Page) -> NameMarks:
         starts = list(accumulate((len(t) + 1 for t in lowered[:-1]), initial=0)) if lowered else []
         marks = page.memo["name_marks"] = NameMarks(rows, lowered, "\x00".join(lowered), starts)
     return marks
+
+
+def link_hrefs(page: Page) -> tuple[list[int], list[str]]:
+    """The rows of the page's ``<a>`` elements, in document order, and the ``href`` of each
+    (``""`` when absent), kept in ``page.memo``: the author-link and page-type steps both read
+    them (0.2-0.3 ms a page to collect)."""
+    found = page.memo.get("link_hrefs")
+    if found is None:
+        nodes = page.nodes
+        rows = [row for row, tag in enumerate(nodes.tag) if tag == "a"]
+        elements = nodes.elements
+        found = page.memo["link_hrefs"] = (rows, [elements[row].get("href") or ""
+                                                  for row in rows])
+    return found
 
 
 def parse_page(document: bytes | str, url: str | None = None, content_type: str | None = None,

@@ -32,7 +32,7 @@ import logging
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -43,7 +43,7 @@ from extractors.attenuation import MainText
 from extractors.boilerplate import page_markup
 from extractors.jsonld import ARTICLE_TYPES, page_jsonld, type_names
 from extractors.modelio import ModelError, load_model
-from extractors.page import Page, name_marks
+from extractors.page import Page, link_hrefs, name_marks
 
 __all__ = ["FEATURES", "Forest", "PageTypeModel", "classify_page", "default_page_model",
            "heuristic_type", "load_page_model", "page_features"]
@@ -166,7 +166,7 @@ def classify_page(page: Page, main: MainText, fields=None,
 def heuristic_type(page: Page, main: MainText) -> str:
     """The text-amount heuristic alone."""
     nodes = page.nodes
-    is_link = np.fromiter((t == "a" for t in nodes.tag), dtype=bool, count=len(nodes))
+    is_link = np.fromiter(map("a".__eq__, nodes.tag), dtype=bool, count=len(nodes))
     headline_links = int(np.count_nonzero(nodes.text[is_link] >= MIN_HEADLINE_LINK_CHARS))
     length = _weighted_length(main.text)
     if length >= MIN_ARTICLE_CHARS and length >= MIN_BODY_CHARS_PER_HEADLINE_LINK * headline_links:
@@ -194,7 +194,7 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
     cjk = length - len(whole)
     chain = _weighted_length(body)
     counts = Counter(tags)
-    elements, classes = nodes.elements, nodes.classes
+    classes = nodes.classes
     marks = Counter(name_marks(page).lowered)
     distinct, rows_of = _Joined(list(marks)), list(marks.values())
     comments, posts, carts = (sum(rows_of[k] for k in distinct.matching(pattern))
@@ -205,10 +205,10 @@ def page_features(page: Page, whole: str, fields=None, body: str | None = None,
     for row in short[texts[short] > 0].tolist():  # a link without text has an empty anchor
         anchor = nodes.inner_text(row).strip()
         pager += bool(anchor) and (anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None)
-    hrefs = [elements[row].get("href") or "" for row in link_rows.tolist()]
+    hrefs = link_hrefs(page)[1]  # the href of each row of link_rows
     joined_hrefs = _Joined(hrefs)
     dated = {hrefs[k] for k in joined_hrefs.matching(_DATE_HREF)}
-    slugs = {hrefs[k] for k in _Joined(_lowered(hrefs)).matching(_SLUG)}
+    slugs = _slug_hrefs(hrefs)
     users = len(joined_hrefs.matching(_USER))
     prices = len(_matching(_PRICE, [t for t in nodes.seg_text if len(t) < 40]))
     heading_text = int(texts[codes == _HEADING].sum())
@@ -289,10 +289,43 @@ class Forest:
     left: np.ndarray
     right: np.ndarray
     value: np.ndarray
+    #: The walk's tables, derived once from the arrays above (see :meth:`probability`): the
+    #: next node, right children then left children end to end, a leaf its own next node both
+    #: ways; and the feature each node reads (0 at a leaf, whose answer is not used).
+    _next: np.ndarray = field(init=False, repr=False, compare=False)
+    _reads: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not len(self.left) == len(self.right) == len(self.feature):  # refused by from_arrays
+            object.__setattr__(self, "_next", np.zeros(0, dtype=np.int32))
+            object.__setattr__(self, "_reads", np.zeros(0, dtype=np.int32))
+            return
+        leaf = self.left < 0
+        itself = np.arange(len(self.left), dtype=self.left.dtype)
+        object.__setattr__(self, "_next", np.concatenate(
+            (np.where(leaf, itself, self.right), np.where(leaf, itself, self.left))))
+        object.__setattr__(self, "_reads", np.where(leaf, 0, self.feature))
 
     def probability(self, x: np.ndarray) -> float:
         """P(positive class) of one feature row, all trees walked at once (the row in float32,
-        as scikit-learn's trees compare it)."""
+        as scikit-learn's trees compare it).
+
+        Each step moves every tree one level down through :attr:`_next` (a tree at its leaf
+        stays there), until no tree moves: five array operations a level, where masking the
+        trees still walking cost ten (0.23 -> 0.17 ms a forest; ``reference_probability``
+        is the masked walk, the test checks both agree on real pages)."""
+        x = np.asarray(x, dtype=np.float32)
+        size = len(self.left)
+        node = self.roots
+        while True:
+            after = self._next[node + size * (x[self._reads[node]] <= self.threshold[node])]
+            if (after == node).all():
+                return float(self.value[node].mean())
+            node = after
+
+    def reference_probability(self, x: np.ndarray) -> float:
+        """:meth:`probability` walked the plain way, masking the trees that reached a leaf
+        (the reference the tests compare the faster walk with)."""
         x = np.asarray(x, dtype=np.float32)
         node = self.roots.copy()
         while True:
@@ -460,6 +493,15 @@ class _Joined:
         if not found:
             return set()
         return set((np.searchsorted(self.starts, found, side="right") - 1).tolist())
+
+
+def _slug_hrefs(hrefs: list[str]) -> set[str]:
+    """The ``hrefs`` that hold a slug (:data:`_SLUG`: four words joined by hyphens). Only those
+    with three hyphens at least are searched: no other can hold one (lower-casing adds no
+    hyphen), and the search of all of them cost 0.24 ms a page, 0.05 ms so (median, big9,
+    cx_163 and wcxb_dev)."""
+    hyphenated = [href for href in hrefs if href.count("-") >= 3]
+    return {hyphenated[k] for k in _Joined(_lowered(hyphenated)).matching(_SLUG)}
 
 
 def _count_containing(texts: list[str], word: str) -> int:

@@ -1,0 +1,150 @@
+"""The chain's faster paths against the plain ones they replaced, on every real fixture page
+(tests/fixtures/pages; sources in tests/fixtures/SOURCES.md): the same answers, exactly."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from extractors import BadInput, extract
+from extractors.attenuation import extract_main_text
+from extractors.boilerplate import (
+    CAPTION_WORDS,
+    COMMENT_WORDS,
+    CONSENT_WORDS,
+    FURNITURE_WORDS,
+    STORY_WORDS,
+    WEAK_FURNITURE_WORDS,
+    _word_pattern,
+    page_markup,
+)
+from extractors.pagetype import (
+    _SLUG,
+    _Joined,
+    _lowered,
+    _slug_hrefs,
+    default_page_model,
+    heuristic_type,
+    page_features,
+)
+from tests.fixture_pages import gold_lines, page_bytes
+
+
+@cache
+def _extractions() -> tuple:
+    found = []
+    for line in gold_lines():
+        try:
+            found.append(extract(page_bytes(line), url=line.get("url")))
+        except BadInput:
+            continue
+    return tuple(found)
+
+
+def test_every_fixture_page_is_read():
+    assert len(_extractions()) >= 80
+
+
+def test_the_forest_walk_gives_the_masked_walks_probabilities():
+    """Both forests of the shipped page model, on the feature row of every fixture page: the
+    walk through the self-looping leaves (``Forest.probability``) and the walk that masks the
+    trees at a leaf (``Forest.reference_probability``) give the same float."""
+    model = default_page_model()
+    assert model is not None
+    rows = []
+    for result in _extractions():
+        main = extract_main_text(result.page)
+        rows.append(page_features(result.page, main.text, result.fields, result.body,
+                                  heuristic_type(result.page, main)))
+    for forest in (model.article, model.listing):
+        fast = [forest.probability(row) for row in rows]
+        plain = [forest.reference_probability(row) for row in rows]
+        assert fast == plain
+        assert len(set(fast)) > 10  # the pages reach many different leaves
+
+
+def test_the_forest_walk_handles_a_row_of_extremes():
+    """Rows no page gives (every feature very large, very small, or NaN, which goes right at
+    every split as in the masked walk) still agree."""
+    model = default_page_model()
+    width = len(model.article.feature) and int(model.article.feature.max()) + 1
+    for value in (-1e30, 0.0, 1e30, np.nan):
+        row = np.full(width, value)
+        for forest in (model.article, model.listing):
+            assert forest.probability(row) == forest.reference_probability(row)
+
+
+_LISTS = (FURNITURE_WORDS, CONSENT_WORDS, WEAK_FURNITURE_WORDS, STORY_WORDS, COMMENT_WORDS,
+          CAPTION_WORDS, tuple(w for w in FURNITURE_WORDS if w not in COMMENT_WORDS))
+
+
+def test_name_words_match_the_lists_as_their_word_patterns_do():
+    """``NameWords.matching_words`` (set and ``str.find`` operations) against one regex pass
+    per list (``NameWords.matching`` with the list's word pattern), on every fixture page."""
+    hits = 0
+    for result in _extractions():
+        names = page_markup(result.page).names
+        fast = names.matching_words(_LISTS)
+        assert fast == [names.matching(_word_pattern(words)) for words in _LISTS]
+        hits += sum(map(len, fast))
+    assert hits > 1000
+
+
+@pytest.mark.parametrize("value", ["", "relatedArticles post_share-bar", "nav\0footer",
+                                   "commentsList comment-1 ad-slot"])
+def test_name_words_match_made_up_names_too(value):
+    from extractors.boilerplate import NameWords
+    from extractors.nodetable import build_node_table
+    from lxml import html
+
+    root = html.fromstring(f'<div><p class="{value}">x</p><p id="{value}">y</p></div>')
+    names = NameWords.of(build_node_table(root))
+    assert names.matching_words(_LISTS) == [names.matching(_word_pattern(w)) for w in _LISTS]
+
+
+def test_slug_hrefs_are_those_the_unfiltered_search_finds():
+    found = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        hrefs = [el.get("href") or "" for el, tag in zip(nodes.elements, nodes.tag) if tag == "a"]
+        every = {hrefs[k] for k in _Joined(_lowered(hrefs)).matching(_SLUG)}
+        assert _slug_hrefs(hrefs) == every
+        found += len(every)
+    assert found > 100
+
+
+def _author_rows_one_by_one(page) -> list[tuple[int, str]]:
+    from extractors.bylines import _AUTHOR_HREF
+
+    nodes = page.nodes
+    return [(row, el.get("href") or "") for row, (el, tag) in enumerate(zip(nodes.elements,
+                                                                              nodes.tag))
+            if tag == "a" and _AUTHOR_HREF.search(el.get("href") or "")]
+
+
+def test_author_hrefs_searched_at_once_are_those_searched_one_by_one():
+    from extractors.bylines import _author_href_rows
+
+    found = 0
+    for result in _extractions():
+        rows = _author_href_rows(result.page)
+        assert rows == _author_rows_one_by_one(result.page)
+        found += len(rows)
+    assert found > 20
+
+
+@pytest.mark.parametrize("links", [
+    ['/@jdoe', '/news/x', '/@jdoe/', '/@a.b/c'],  # "$" at each href's end, not the page's
+    ['/author/jane\n/x', '/author/bob'],  # an href with a line break is read on its own
+    ['/author/', '?x=1&author=3', '/users/login', '', '/profile/p/q#r'],
+])
+def test_author_hrefs_at_once_on_made_up_links(links):
+    from extractors import parse_page
+    from extractors.bylines import _author_href_rows
+
+    page = parse_page("<p>" + "".join(f'<a href="{h}">{i}</a>' for i, h in enumerate(links))
+                      + "</p>")
+    assert [e.get("href") for e in page.root.iter("a")] == links  # line breaks kept
+    assert _author_href_rows(page) == _author_rows_one_by_one(page)
