@@ -4,7 +4,9 @@ trafilatura on the same pages, in the same run.
 Figures printed per dataset: the median ms of ``lxml.html.fromstring`` on the page bytes (the floor),
 of our chain and of each of its steps, the chain's ratio to the floor and to trafilatura; the median
 ms of an LCS sibling comparison (pairs chosen by the evaluation's sibling rule) with the median node
-count; the median ms of paper 001's SVM (:mod:`extractors.svm_fields`: features and both stages for
+count; the median ms of the chain on those pages with their sibling as the crawl gives it (parsed
+once per template and kept), under the default sibling policy (used on CJK pages) and used on
+every page, each over the lxml parse of the same pages; the median ms of paper 001's SVM (:mod:`extractors.svm_fields`: features and both stages for
 all four fields, on the already parsed page) and the fields step plus it over the floor; with
 ``--memory``, the peak resident memory of one process extracting the dataset's largest
 page; with ``--lcs-scaling``, LCS time and peak traced memory by tree size.
@@ -80,6 +82,11 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
     model = default_model()
     steps: dict[str, list[float]] = {s: [] for s in STEPS}
     skipped = 0
+    # the chain as the crawl runs it with a sibling: the sibling parsed once per template and
+    # kept (the crawl's parsed-sibling cache), used as the crawl's default says (CJK pages),
+    # and, apart, used on every page; a dict per set stands for the crawl's bounded cache
+    parsed_siblings: dict[Path, object] = {}
+    paired: dict[str, list[float]] = {"auto": [], "always": [], "floor": []}
     for page in dataset.evaluated():
         data = page.read_bytes()
         floor.append(_ms(lambda: lxml_html.fromstring(data)))
@@ -100,8 +107,15 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
             lcs.append(_ms(lambda: denoise(a.nodes, b.nodes)))
             nodes.append(len(a.nodes))
             lcs_floor.append(floor[-1])
+            _with_sibling(data, page.url, sibling, parsed_siblings, paired)
     row = _summary(dataset.name, floor, chain, steps, peer, lcs, nodes, skipped)
     row["lcs_pages_lxml_parse_ms_median"] = _median(lcs_floor) if lcs_floor else None
+    row["chain_with_sibling_pages"] = len(paired["auto"])
+    for mode in ("auto", "always"):
+        times = paired[mode]
+        row[f"chain_with_sibling_{mode}_ms_median"] = _median(times) if times else None
+        row[f"chain_with_sibling_{mode}_over_parse"] = _ratio(
+            _median(times) if times else None, _median(paired["floor"]) if times else None)
     # paper 001's SVM on the parsed page (features + both stages, all four fields): what the
     # fields step would cost with it run on every page
     row["svm_ms_median"] = _median(svm) if svm else None
@@ -109,6 +123,23 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
     row["fields_with_svm_over_parse"] = _ratio(_median(with_svm) if with_svm else None,
                                                row["lxml_parse_ms_median"])
     return row
+
+
+def _with_sibling(data: bytes, url: str | None, sibling, parsed: dict, paired: dict) -> None:
+    """Time the chain on ``data`` with its sibling page as the crawl gives it (parsed once,
+    kept), under the default sibling policy and with the sibling always used; the lxml parse of
+    the same page beside them. A page or sibling the chain refuses is left out."""
+    try:
+        if sibling.path not in parsed:
+            parsed[sibling.path] = parse_page(sibling.read_bytes(), url=sibling.url)
+        timed = {mode: extract(data, url=url, sibling=parsed[sibling.path],
+                               use_sibling=mode).timings_ms["total"]
+                 for mode in ("auto", "always")}
+    except BadInput:
+        return
+    for mode, ms in timed.items():
+        paired[mode].append(ms)
+    paired["floor"].append(_ms(lambda: lxml_html.fromstring(data)))
 
 
 def _summary(name, floor, chain, steps, peer, lcs, nodes, skipped) -> dict:
@@ -190,6 +221,12 @@ def _print_row(row: dict) -> None:
           + (f" | SVM (paper 001, all fields) {row['svm_ms_median']:.2f} ms: fields + SVM"
              f" x{row['fields_with_svm_over_parse']} parse" if row.get("svm_ms_median") else "")
           + (f" | trafilatura {peer:.2f} ms (ours x{row['chain_over_trafilatura']})" if peer else "")
+          + (f" | chain with a sibling (parsed once, as the crawl) "
+             f"{row['chain_with_sibling_auto_ms_median']:.2f} ms"
+             f" (x{row['chain_with_sibling_auto_over_parse']} parse; sibling used on CJK pages),"
+             f" always used {row['chain_with_sibling_always_ms_median']:.2f} ms"
+             f" (x{row['chain_with_sibling_always_over_parse']})"
+             if row.get("chain_with_sibling_auto_ms_median") is not None else "")
           + (f" | LCS pair {row['lcs_ms_median']:.2f} ms at {row['lcs_nodes_median']:.0f} nodes"
              f" ({row['lcs_pairs']} pairs; lxml parse of those pages "
              f"{row['lcs_pages_lxml_parse_ms_median']:.2f} ms)" if row["lcs_pairs"] else ""))
