@@ -237,7 +237,7 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
         names = _cjk_byline(page, sites)
         if names:
             return names
-    names = _byline_after_headline(page, sites)
+    names = _byline_after_headline(page, sites, labelled=not as_trained)
     if names:
         return names
     if not as_trained:
@@ -388,16 +388,22 @@ def _labelled_in_meta(page: Page, sites: tuple[str, ...]) -> list[str]:
     return []
 
 
-def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
+def _byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bool = False
+                           ) -> list[str]:
     """A "By Jane Roe" / "von Anna Schmidt" text (or "By" then the name in the next span) among
-    the first ``BYLINE_SEGMENTS`` text segments after the headline."""
+    the first ``BYLINE_SEGMENTS`` text segments after the headline.
+
+    ``labelled``: also a name after a label in a segment of its own ("Autor:" / "Peter Maahn",
+    "Verfasst von:" / "mitundvoneinander"), read as a declared name: the label says the next
+    span is the author, so a user name of one word or a team stays."""
     nodes = page.nodes
     start = _headline_segment(page)
     texts = [t.strip() for t in nodes.seg_text[start:start + BYLINE_SEGMENTS]]
     for number, text in enumerate(texts):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
-        if text.lower().rstrip(":") in _BY_WORDS:
+        declared = False
+        if text.lower().rstrip(":") in _BY_WORDS or (labelled and _LABEL_SEGMENT.match(text)):
             rest = [t for t in texts[number + 1:number + 8] if t]
             candidate = rest[0] if rest else ""
             # "von" / "Lars Fischer" / "und" / "Alina Schadwinkel": the names joined across
@@ -405,11 +411,21 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
                 if not _CONNECTOR.match(joiner):
                     break
                 candidate = f"{candidate}, {name}"
+            # "DI" / "MI" / "DO": weekdays, not the Italian "di"; "Auteur :" / "Auteur(s) :"
+            declared = labelled and not text.isupper() and not candidate.endswith(":")
         elif match := _BY_LINE.match(text):
             candidate = match.group(1)
         elif match := _DATE_NAME.match(text):
             candidate = match.group("name")
         else:
+            continue
+        if declared:
+            names, _ = clean_authors([candidate], (), declared=True)
+            names = [n.title() if n.isupper() and len(n) > 3 and " " in n else n
+                     for n in names if n.lower() not in _NOT_BYLINE
+                     and first_date_in(n, None) is None]
+            if names:
+                return names
             continue
         # a labelled byline names a person even where the site bears that name (a personal blog
         # "Wolfgang Schmale": "Von: Wolfgang Schmale"); bylines naming an outlet are refused below
@@ -419,6 +435,14 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
         if names:
             return names
     return []
+
+
+#: A byline's label in a text segment of its own, the name in the next: "Autor:", "Verfasst
+#: von:", "Written by", "Auteur(s) :".
+_LABEL_SEGMENT = re.compile(
+    r"(?i)^(?:(?:written|posted|published|verfasst|geschrieben|erstellt|eingestellt|"
+    r"gespeichert)\s+(?:by|von)|autor(?:in|en)?|authors?|auteurs?(?:\s*\(s\))?|"
+    r"verfasser(?:in)?)\s*:?$")
 
 
 def _headline_segment(page: Page) -> int:

@@ -379,3 +379,25 @@ def test_the_page_model_sees_persons_only_not_the_declared_site_or_author_links(
     person = extract_fields(parse_page(head.format("Jane Roe", ""), url="https://abc.example/"))
     assert person.authors == ["Jane Roe"] and person.person_named
     assert "person_named" not in FIELD_NAMES
+
+
+# A byline's label in a span of its own and the name in the next, read as a declared name (a user
+# name of one word, a team): trafilatura_eval (Apache-2.0) and wcxb_dev (CC-BY-4.0), gold
+# authors from the datasets; nothing was read from these pages before (docs/evaluation.md,
+# "Authors, fifth round").
+@pytest.mark.parametrize("name, how", [
+    ("wcxb_dev-00057.html", "tryotter.com: 'Written by' / 'Edzel Tabing'"),
+    ("wcxb_dev-01098.html", "workzone.com: 'By' / 'Workzone Team', a team"),
+    ("trafilatura_eval-00611.html", "'Verfasst von:' / 'mitundvoneinander', a user name"),
+])
+def test_author_after_a_label_in_a_span_of_its_own(name: str, how: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+
+
+@pytest.mark.parametrize("text, label", [
+    ("Autor:", True), ("Verfasst von:", True), ("Auteur(s) :", True), ("Written by", True),
+    ("Autorenseite", False), ("Authored content", False),
+])
+def test_a_byline_label_in_a_span_of_its_own(text: str, label: bool) -> None:
+    assert bool(bylines._LABEL_SEGMENT.match(text)) == label
