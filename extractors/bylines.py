@@ -220,7 +220,7 @@ def _text_from(page: Page, segment: int, chars: int) -> str:
 
 
 def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None,
-                 as_trained: bool = False) -> list[str]:
+                 as_trained: bool = False, title: str | None = None) -> list[str]:
     """Names from a byline element, else from a Chinese "作者：" / "责任编辑：" line (first, on
     Chinese and Japanese pages).
 
@@ -232,12 +232,14 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
     wcxb_dev; last of the readers: 14 gained; docs/evaluation.md, "Authors, fourth round").
     ``as_trained``: the readers as the page model was trained with them, without the link
     reader and with an author-marked element's text read as one string (see
-    ``Fields.person_named``)."""
+    ``Fields.person_named``). ``title``: the page's title as chosen, to find its headline
+    (:func:`_headline_segment`)."""
     if page_lang in ("zh", "ja"):  # Chinese bylines name the reporter or editor in the text
         names = _cjk_byline(page, sites)
         if names:
             return names
-    names = _byline_after_headline(page, sites, labelled=not as_trained)
+    names = _byline_after_headline(page, sites, labelled=not as_trained,
+                                   title=None if as_trained else title)
     if names:
         return names
     if not as_trained:
@@ -388,8 +390,8 @@ def _labelled_in_meta(page: Page, sites: tuple[str, ...]) -> list[str]:
     return []
 
 
-def _byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bool = False
-                           ) -> list[str]:
+def _byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bool = False,
+                           title: str | None = None) -> list[str]:
     """A "By Jane Roe" / "von Anna Schmidt" text (or "By" then the name in the next span) among
     the first ``BYLINE_SEGMENTS`` text segments after the headline.
 
@@ -397,8 +399,19 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bool = 
     "Verfasst von:" / "mitundvoneinander"), read as a declared name: the label says the next
     span is the author, so a user name of one word or a team stays."""
     nodes = page.nodes
-    start = _headline_segment(page)
-    texts = [t.strip() for t in nodes.seg_text[start:start + BYLINE_SEGMENTS]]
+    # after the heading that reads as the chosen title, then after the first <h1> (a byline
+    # may sit above the title's heading, under a blog's <h1>)
+    for start in dict.fromkeys((_headline_segment(page, title), _headline_segment(page))):
+        texts = [t.strip() for t in nodes.seg_text[start:start + BYLINE_SEGMENTS]]
+        names = _byline_in(texts, labelled)
+        if names:
+            return names
+    return []
+
+
+def _byline_in(texts: list[str], labelled: bool) -> list[str]:
+    """The first byline among ``texts`` (text segments, stripped); see
+    :func:`_byline_after_headline`."""
     for number, text in enumerate(texts):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
@@ -427,8 +440,9 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bool = 
             if names:
                 return names
             continue
-        # a labelled byline names a person even where the site bears that name (a personal blog
-        # "Wolfgang Schmale": "Von: Wolfgang Schmale"); bylines naming an outlet are refused below
+        # a labelled byline names a person even where the site bears that name (a personal
+        # blog "Wolfgang Schmale": "Von: Wolfgang Schmale"); bylines naming an outlet are
+        # refused below
         names, _ = clean_authors([candidate], ())
         names = [n for n in names if not _OUTLET.search(n)]
         names = [n for n in names if n[0].isupper() and len(n.split()) >= 2]
@@ -445,13 +459,33 @@ _LABEL_SEGMENT = re.compile(
     r"verfasser(?:in)?)\s*:?$")
 
 
-def _headline_segment(page: Page) -> int:
-    """The first text segment after the page's first ``<h1>`` (0 without one)."""
+def _headline_segment(page: Page, title: str | None = None) -> int:
+    """The first text segment after the page's headline: the first heading (``<h1>`` to
+    ``<h3>``) that reads as ``title`` (the title the page's fields chose), else the first
+    ``<h1>`` (0 without one).
+
+    The first ``<h1>`` is often no headline: a donation box's, a logo's; some pages set the
+    headline in an ``<h2>`` and have no ``<h1>`` at all."""
     nodes = page.nodes
+    first = None
+    wanted = _fold_key(title) if title else ""
     for row, tag in enumerate(nodes.tag):
-        if tag == "h1":
+        if tag == "h1" and first is None:
+            first = int(nodes.seg_hi[row])
+            if not wanted:
+                break
+        if wanted and tag in _HEADLINE_TAGS and _fold_key(nodes.inner_text(row)) == wanted:
             return int(nodes.seg_hi[row])
-    return 0
+    return first or 0
+
+
+_HEADLINE_TAGS = frozenset({"h1", "h2", "h3"})
+
+
+def _fold_key(text: str) -> str:
+    """Letters and digits only, case-folded: a heading and the title chosen from it compare
+    equal whatever the spaces, quotes and dashes."""
+    return re.sub(r"[\W_]+", "", text.casefold())
 
 
 def _cjk_byline(page: Page, sites: tuple[str, ...]) -> list[str]:

@@ -396,7 +396,8 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
              lang: str | None) -> None:
     tiers: list[tuple[list[str], str]] = []
     if lang in ("zh", "ja"):  # their meta author is the portal's name ("网易"); bylines first
-        tiers.append((bylines.text_authors(page, sites, lang)[:MAX_CJK_BYLINE], "text"))
+        tiers.append((bylines.text_authors(page, sites, lang, title=out.title)[:MAX_CJK_BYLINE],
+                       "text"))
     nodes = _ld_nodes(meta)
     for obj in meta.ld_articles:
         tiers.append((_ld_people(obj, nodes), "jsonld"))
@@ -432,7 +433,8 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
             # else: the site's byline (the gold of every dev set takes it; where a text byline
             # named someone else, the gold sided with the site on 4 pages, the byline on 3)
             out.fill("authors", fallback[0], fallback[1])
-        elif not out.fill("authors", bylines.text_authors(page, sites, lang), "text"):
+        elif not out.fill("authors", bylines.text_authors(page, sites, lang, title=out.title),
+                          "text"):
             # an Organization JSON-LD names as the author, where the page shows no byline
             orgs = [n for obj in meta.ld_articles for n in _ld_people(obj, nodes, True)]
             out.fill("authors", clean_authors(orgs, sites, declared=True)[0], "jsonld")

@@ -401,3 +401,13 @@ def test_author_after_a_label_in_a_span_of_its_own(name: str, how: str) -> None:
 ])
 def test_a_byline_label_in_a_span_of_its_own(text: str, label: bool) -> None:
     assert bool(bylines._LABEL_SEGMENT.match(text)) == label
+
+
+# The byline under the heading that reads as the page's title, where the first <h1> is another
+# box's ("Donate to the cause") or the page has none: trafilatura_eval (Apache-2.0), gold
+# authors from the dataset; nothing was read from these pages before.
+@pytest.mark.parametrize("name", ["trafilatura_eval-00446.html", "trafilatura_eval-00585.html"])
+def test_byline_under_the_title_heading_not_the_first_h1(name: str) -> None:
+    gold = fixture(name)
+    names = [n.strip() for n in gold["author"].split(",")]
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == names
