@@ -426,6 +426,11 @@ def _byline_in(texts: list[str], labelled: bool) -> list[str]:
                 candidate = f"{candidate}, {name}"
             # "DI" / "MI" / "DO": weekdays, not the Italian "di"; "Auteur :" / "Auteur(s) :"
             declared = labelled and not text.isupper() and not candidate.endswith(":")
+        elif labelled and (match := _BY_ONLY.match(text)) \
+                and not clean_authors([match.group("name")], ())[0]:
+            # "By Staff Writer", "von Redaktion,", "By the Lavazza Team": a team the text-byline
+            # cleaner refuses as no person, alone after its label; kept as a declared name
+            candidate, declared = match.group("name"), True
         elif match := _BY_LINE.match(text):
             candidate = match.group(1)
         elif match := _DATE_NAME.match(text):
@@ -449,6 +454,11 @@ def _byline_in(texts: list[str], labelled: bool) -> list[str]:
         if names:
             return names
     return []
+
+
+#: A span that is "By" / "Von" and a name of one to four words and nothing else.
+_BY_ONLY = re.compile(r"(?i:by|von)\s*:?\s+(?P<name>(?i:the\s+)?[A-ZÀ-ÖØ-Þ0-9][\w&.'’-]*"
+                      r"(?:\s+[\w&.'’-]+){0,3})\s*,?$")
 
 
 #: A byline's label in a text segment of its own, the name in the next: "Autor:", "Verfasst
