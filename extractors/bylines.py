@@ -68,6 +68,9 @@ _LABELLED = re.compile(
 #: Words after "by" that are no name ("by the way", "by email").
 _NOT_BYLINE = frozenset({"the", "a", "an", "email", "e-mail", "mail", "phone", "admin", "me"})
 _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "text", "texto"})
+#: Of those, the ones that are also weekday abbreviations or other words ("Di", "af", a font
+#: size chooser's "Text" / "Small").
+_SHORT_LABELS = frozenset({"di", "av", "af", "text", "texto"})
 #: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
 #: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
 _BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
@@ -246,6 +249,7 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
         names = author_link(page, sites)
         if names:
             return names
+    team: list[str] = []
     for text in _marked(_AUTHOR_MARKED, page, joiner="\n"):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
@@ -253,8 +257,10 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
             else _marked_names(text, sites)
         if names:
             return names
+        if not team and not as_trained:
+            team = _marked_team(text)
     names = _labelled_in_meta(page, sites)
-    return names or _cjk_byline(page, sites)
+    return names or team or _cjk_byline(page, sites)
 
 
 def author_link(page: Page, sites: tuple[str, ...]) -> list[str]:
@@ -361,6 +367,20 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
     return names
 
 
+def _marked_team(text: str) -> list[str]:
+    """A team or the site named alone in an author-marked element ("Redaktion", "Podium
+    Staff", "By" / "Team SimplyThrilled"), which :func:`_marked_names` refuses as no person:
+    the element's one line (a "By" line before it dropped) of one to four words, read as a
+    declared name. Taken only where no reader names a person."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    if lines and lines[0].lower().rstrip(":") in _BY_WORDS:
+        lines = lines[1:]
+    if len(lines) != 1 or len(lines[0].split()) > 4 or not lines[0][0].isupper():
+        return []
+    names, _ = clean_authors(lines, (), declared=True)
+    return names if len(names) == 1 and first_date_in(names[0], None) is None else []
+
+
 #: A segment that only joins two names of a byline: "," / "und" / ", and" / "&".
 _CONNECTOR = re.compile(r"(?i)^(?:,|,?\s*(?:and|und|et|y|e|&))$")
 
@@ -425,7 +445,9 @@ def _byline_in(texts: list[str], labelled: bool) -> list[str]:
                     break
                 candidate = f"{candidate}, {name}"
             # "DI" / "MI" / "DO": weekdays, not the Italian "di"; "Auteur :" / "Auteur(s) :"
-            declared = labelled and not text.isupper() and not candidate.endswith(":")
+            # and the short labels of other languages ("Di" / "Mi", "av") stay strict
+            declared = labelled and not text.isupper() and not candidate.endswith(":") \
+                and text.lower().rstrip(":") not in _SHORT_LABELS
         elif labelled and (match := _BY_ONLY.match(text)) \
                 and not clean_authors([match.group("name")], ())[0]:
             # "By Staff Writer", "von Redaktion,", "By the Lavazza Team": a team the text-byline

@@ -435,3 +435,34 @@ def test_a_team_alone_after_by(name: str, how: str) -> None:
 def test_by_and_a_short_name_alone(text: str, name: str | None) -> None:
     match = bylines._BY_ONLY.match(text)
     assert (match.group("name") if match else None) == name
+
+
+# A team or the site named alone in an author-marked element, where no reader names a person:
+# trafilatura_eval (Apache-2.0) and wcxb_dev (CC-BY-4.0), gold authors from the datasets;
+# nothing was read from these pages before.
+@pytest.mark.parametrize("name, how", [
+    ("trafilatura_eval-00862.html", "<span class=author>Redaktion</span> in an author box"),
+    ("wcxb_dev-00214.html", "<p class=authorName>Podium Staff</p>"),
+    ("wcxb_dev-00750.html", "'Team SimplyThrilled' in an author-marked element"),
+])
+def test_a_team_alone_in_an_author_element(name: str, how: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Redaktion", ["Redaktion"]), ("By\nPodium Staff", ["Podium Staff"]),
+    ("Blogs", []), ("Redaktion\nStand: 05.03.2021", []), ("twelve words " * 3, []),
+])
+def test_the_team_of_an_author_element(text: str, names: list[str]) -> None:
+    assert bylines._marked_team(text) == names
+
+
+@pytest.mark.parametrize("spans, names", [
+    (["Verfasst von:", "mitundvoneinander", "| 31. Dezember 2008"], ["mitundvoneinander"]),
+    (["Text", "Small", "Standard", "Large"], []),  # a font size chooser
+    (["Di", "Mi", "Do"], []),  # weekdays
+    (["Auteur :", "Auteur(s) :", "Les Membres du Choeur"], ["Les Membres du Choeur"]),
+])
+def test_labels_that_are_other_words_stay_strict(spans: list[str], names: list[str]) -> None:
+    assert bylines._byline_in(spans, labelled=True) == names
