@@ -18,7 +18,7 @@ from extractors.authors import clean_authors
 from extractors.dates import FoundDate, first_date_in, parse_date
 from extractors.page import Page, name_marks
 
-__all__ = ["base_of", "text_authors", "text_date"]
+__all__ = ["base_of", "is_outlet", "person_over_outlet", "text_authors", "text_date"]
 
 #: Elements with a date-ish class looked at (the byline is among the first few of a page).
 MAX_MARKED = 30
@@ -261,6 +261,42 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
             team = _marked_team(text)
     names = _labelled_in_meta(page, sites)
     return names or team or _cjk_byline(page, sites)
+
+
+def person_over_outlet(names: list[str], page: Page, sites: tuple[str, ...],
+                       page_lang: str | None, title: str | None) -> list[str]:
+    """The person the page's byline names where every declared name is an outlet ("The
+    Planetary Press", "Die FURCHE", "Hanns-Seidel-Stiftung e.V.", the site's name), else [].
+
+    Publishers fill JSON-LD's or ``meta name=author`` with their own name while the visible
+    byline names the reporter, whom the gold of the dev sets takes. Only a byline of full
+    names (two to four capitalised words) that are no outlet themselves counts."""
+    if not names or not all(is_outlet(n, sites, page.url) for n in names):
+        return []
+    found = text_authors(page, sites, page_lang, title=title)
+    if found and all(_full_name(n) and not is_outlet(n, sites, page.url) for n in found):
+        return found
+    return []
+
+
+def is_outlet(name: str, sites: tuple[str, ...], url: str | None) -> bool:
+    """Whether ``name`` names a publisher, not a person: the site's name, a name the host
+    spells ("Die FURCHE" on furche.at), an outlet's or an organisation's word ("News",
+    "Redaktion", "e.V.", "Foundation").
+
+    >>> is_outlet("Die FURCHE", (), "https://www.furche.at/x"), is_outlet("Ursula Baatz", (), None)
+    (True, False)
+    """
+    from extractors.authors import is_site_name
+
+    return bool(is_site_name(name, sites) or _OUTLET.search(name) or _ORGANISATION.search(name))
+
+
+#: Words of an organisation's name: "Hanns-Seidel-Stiftung e.V.", "Cleveland Clinic".
+_ORGANISATION = re.compile(r"(?i)(?:\be\.\s?v\b|\bgmbh\b|\bag$|\binc\b|\bltd\b|\bllc\b|"
+                           r"foundation|stiftung|verband\b|verein\b|institut|university|"
+                           r"universität|clinic|klinik|editorial|redaktion|association|"
+                           r"\bteam\b|\bstaff\b|\bcompany\b|\bcorporation\b)")
 
 
 def author_link(page: Page, sites: tuple[str, ...]) -> list[str]:

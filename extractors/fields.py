@@ -423,6 +423,10 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
             if spelled is not None:
                 out.note("authors", f"{source} {own!r} is a user name: its name as written")
                 own, source = spelled
+            shown = bylines.person_over_outlet(own, page, sites, lang, out.title)
+            if shown:
+                out.note("authors", f"{source} {own!r} names the publisher: the byline's person")
+                own, source = shown, "text"
             out.fill("authors", own, source)
             break
         if names and fallback is None:

@@ -466,3 +466,22 @@ def test_the_team_of_an_author_element(text: str, names: list[str]) -> None:
 ])
 def test_labels_that_are_other_words_stay_strict(spans: list[str], names: list[str]) -> None:
     assert bylines._byline_in(spans, labelled=True) == names
+
+
+# The declared author is the publisher ("Nature Editorial", "Deutsche Welle") and the visible
+# byline names the reporter, whom the gold takes: trafilatura_eval (Apache-2.0), gold authors
+# from the dataset; the publisher was returned before.
+@pytest.mark.parametrize("name", ["trafilatura_eval-00289.html", "trafilatura_eval-00606.html"])
+def test_the_bylines_person_over_a_declared_publisher(name: str) -> None:
+    gold = fixture(name)
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"].strip()] and fields.sources["authors"] == "text"
+    assert "names the publisher" in fields.notes["authors"]
+
+
+@pytest.mark.parametrize("name, outlet", [
+    ("Deutsche Welle", True), ("Hanns-Seidel-Stiftung e.V.", True), ("Nature Editorial", True),
+    ("Badische Zeitung", True), ("Ursula Baatz", False), ("Cathy Horvath Buchanan", False),
+])
+def test_outlet_names(name: str, outlet: bool) -> None:
+    assert bylines.is_outlet(name, ("badische zeitung",), None) == outlet
