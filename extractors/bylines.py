@@ -271,21 +271,21 @@ def person_over_outlet(names: list[str], page: Page, sites: tuple[str, ...],
     Publishers fill JSON-LD's or ``meta name=author`` with their own name while the visible
     byline names the reporter, whom the gold of the dev sets takes. Only a byline of full
     names (two to four capitalised words) that are no outlet themselves counts."""
-    if not names or not all(is_outlet(n, sites, page.url) for n in names):
+    if not names or not all(is_outlet(n, sites) for n in names):
         return []
     found = text_authors(page, sites, page_lang, title=title)
-    if found and all(_full_name(n) and not is_outlet(n, sites, page.url) for n in found):
+    if found and all(_full_name(n) and not is_outlet(n, sites) for n in found):
         return found
     return []
 
 
-def is_outlet(name: str, sites: tuple[str, ...], url: str | None) -> bool:
-    """Whether ``name`` names a publisher, not a person: the site's name, a name the host
-    spells ("Die FURCHE" on furche.at), an outlet's or an organisation's word ("News",
-    "Redaktion", "e.V.", "Foundation").
+def is_outlet(name: str, sites: tuple[str, ...]) -> bool:
+    """Whether ``name`` names a publisher, not a person: the site's name, an outlet's or an
+    organisation's word ("News", "Welle", "Redaktion", "e.V.", "Foundation"). A name the host
+    spells is not enough: a personal site's owner ("Cathy Horvath Buchanan") is a person.
 
-    >>> is_outlet("Die FURCHE", (), "https://www.furche.at/x"), is_outlet("Ursula Baatz", (), None)
-    (True, False)
+    >>> is_outlet("Deutsche Welle", ()), is_outlet("Ursula Baatz", ()), is_outlet("BZ", ("bz",))
+    (True, False, True)
     """
     from extractors.authors import is_site_name
 

@@ -484,4 +484,4 @@ def test_the_bylines_person_over_a_declared_publisher(name: str) -> None:
     ("Badische Zeitung", True), ("Ursula Baatz", False), ("Cathy Horvath Buchanan", False),
 ])
 def test_outlet_names(name: str, outlet: bool) -> None:
-    assert bylines.is_outlet(name, ("badische zeitung",), None) == outlet
+    assert bylines.is_outlet(name, ("badische zeitung",)) == outlet
