@@ -269,14 +269,25 @@ def person_over_outlet(names: list[str], page: Page, sites: tuple[str, ...],
     Planetary Press", "Die FURCHE", "Hanns-Seidel-Stiftung e.V.", the site's name), else [].
 
     Publishers fill JSON-LD's or ``meta name=author`` with their own name while the visible
-    byline names the reporter, whom the gold of the dev sets takes. Only a byline of full
-    names (two to four capitalised words) that are no outlet themselves counts."""
+    byline names the reporter, whom the gold of the dev sets takes. Only a "By" line under the
+    headline or an author-marked element counts, and only full names (two to four capitalised
+    words) that are no outlet themselves."""
     if not names or not all(is_outlet(n, sites) for n in names):
         return []
-    found = text_authors(page, sites, page_lang, title=title)
+    found = _byline_after_headline(page, sites, labelled=True, title=title)
+    for text in () if found else _marked(_PERSON_MARKED, page, joiner="\n"):
+        if text and len(text) <= MAX_MARKED_CHARS:
+            found = _marked_names(text, sites)
+            if found:
+                break
     if found and all(_full_name(n) and not is_outlet(n, sites) for n in found):
         return found
     return []
+
+
+#: Class/id words of an element that holds the article's author, for overruling a declared
+#: publisher: :data:`_AUTHOR_MARKED` less "source", which also marks "resources" menus.
+_PERSON_MARKED = ("author", "byline", "writer", "autor", "reporter")
 
 
 def is_outlet(name: str, sites: tuple[str, ...]) -> bool:

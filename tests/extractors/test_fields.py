@@ -468,10 +468,11 @@ def test_labels_that_are_other_words_stay_strict(spans: list[str], names: list[s
     assert bylines._byline_in(spans, labelled=True) == names
 
 
-# The declared author is the publisher ("Nature Editorial", "Deutsche Welle") and the visible
-# byline names the reporter, whom the gold takes: trafilatura_eval (Apache-2.0), gold authors
-# from the dataset; the publisher was returned before.
-@pytest.mark.parametrize("name", ["trafilatura_eval-00289.html", "trafilatura_eval-00606.html"])
+# The declared author is the publisher ("Nature Editorial", "Deutsche Welle", "FOCUS-Online-
+# Experte Robin Tschöpe") and the visible byline names the reporter, whom the gold takes:
+# trafilatura_eval (Apache-2.0), gold authors from the dataset; the publisher was returned before.
+@pytest.mark.parametrize("name", ["trafilatura_eval-00289.html", "trafilatura_eval-00606.html",
+                                  "trafilatura_eval-00336.html"])
 def test_the_bylines_person_over_a_declared_publisher(name: str) -> None:
     gold = fixture(name)
     fields = extract(page_bytes(gold), url=gold["url"]).fields
