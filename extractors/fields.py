@@ -43,7 +43,7 @@ PUBLISHED_META = (
 MODIFIED_META = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
                  "dc.date.modified", "last-modified", "sailthru.lastmodified", "article:modified")
 AUTHOR_META = ("citation_author", "author", "article:author", "parsely-author", "sailthru.author",
-               "dc.creator",
+               "dc.creator", "dc:creator",
                "dcterms.creator", "byl", "og:article:author", "article.author",
                "cxenseparse:author", "dc.contributor")
 _LD_AUTHOR_KEYS = ("author", "creator")

@@ -486,3 +486,12 @@ def test_the_bylines_person_over_a_declared_publisher(name: str) -> None:
 ])
 def test_outlet_names(name: str, outlet: bool) -> None:
     assert bylines.is_outlet(name, ("badische zeitung",)) == outlet
+
+
+def test_a_meta_property_naming_several_properties() -> None:
+    # readability_testpages (Apache-2.0): <meta property="dc:creator twitter:site_name"
+    # content="Creator Name">, RDFa's several properties in one attribute; the gold author is
+    # "Creator Name". Nothing was read before.
+    gold = fixture("readability_testpages-00003.html")
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"]]
