@@ -260,6 +260,8 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
         if not team and not as_trained:
             team = _marked_team(text)
     names = _labelled_in_meta(page, sites)
+    if not names and not team and not as_trained:
+        names = _written_by(page, sites)
     return names or team or _cjk_byline(page, sites)
 
 
@@ -528,6 +530,42 @@ def _byline_in(texts: list[str], labelled: bool) -> list[str]:
 #: A span that is "By" / "Von" and a name of one to four words and nothing else.
 _BY_ONLY = re.compile(r"(?i:by|von)\s*:?\s+(?P<name>(?i:the\s+)?[A-ZÀ-ÖØ-Þ0-9][\w&.'’-]*"
                       r"(?:\s+[\w&.'’-]+){0,3})\s*,?$")
+
+
+def _written_by(page: Page, sites: tuple[str, ...]) -> list[str]:
+    """A "Written by Jane Roe" / "Geschrieben von Jane Roe" line anywhere on the page, outside
+    comments (an author box at the end of the text, far below the headline), the label and the
+    name in one span or in two; the name two to four capitalised words. The last reader."""
+    nodes = page.nodes
+    texts = nodes.seg_text
+    for number, text in enumerate(texts):
+        text = " ".join(text.split())
+        if not text or len(text) > 80 or not _WRITTEN_BY.match(text) \
+                or not (text[0].isupper() and nodes.seg_break[number]):
+            continue  # a line of its own, not "... from the book X written by Y" in a sentence
+        candidate = _WRITTEN_BY.sub("", text, count=1)
+        if not candidate and number + 1 < len(texts):
+            candidate = " ".join(texts[number + 1].split())
+        if _in_comment(nodes.elements[nodes.seg_owner[number]]):
+            continue
+        names, _ = clean_authors([candidate], ())
+        names = [n for n in names if _full_name(n) and not _OUTLET.search(n)]
+        if names:
+            return names
+    return []
+
+
+def _in_comment(element) -> bool:
+    for ancestor in element.iterancestors():
+        marks = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
+        if "comment" in marks or "respond" in marks or "reply" in marks:
+            return True
+    return False
+
+
+#: The strong byline labels: "Written by", "Geschrieben von", "Verfasst von", "Rédigé par".
+_WRITTEN_BY = re.compile(r"(?i)^(?:written|authored|geschrieben|verfasst|rédigé|escrito)\s+"
+                         r"(?:by|von|par|por)\s*:?\s*")
 
 
 #: A byline's label in a text segment of its own, the name in the next: "Autor:", "Verfasst

@@ -495,3 +495,19 @@ def test_a_meta_property_naming_several_properties() -> None:
     gold = fixture("readability_testpages-00003.html")
     fields = extract(page_bytes(gold), url=gold["url"]).fields
     assert fields.authors == [gold["author"]]
+
+
+# "Written by Jane Roe" as a line of its own far below the headline (an author box after the
+# text), where no other reader names anyone: wcxb_dev (CC-BY-4.0), gold authors from the
+# dataset; nothing was read from these pages before.
+@pytest.mark.parametrize("name", ["wcxb_dev-01013.html", "wcxb_dev-00217.html"])
+def test_written_by_anywhere_as_the_last_reader(name: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+
+
+def test_written_by_inside_a_sentence_is_no_byline() -> None:
+    page = parse_page(b"<html><body><h1>Churuli</h1><p>From the book <i>K</i> written by "
+                      b"<a href='/wiki/Vinoy_Thomas'>Vinoy Thomas</a>.</p>"
+                      b"<div><span>Written by</span> <span>Jane Roe</span></div></body></html>")
+    assert bylines._written_by(page, ()) == ["Jane Roe"]
