@@ -49,6 +49,9 @@ _DATE_MARKED = ("date", "time", "publish", "posted", "byline", "meta", "info", "
 _AUTHOR_MARKED = ("author", "byline", "writer", "autor", "reporter", "source")
 _SKIP_WORDS = ("comment", "related", "footer", "sidebar", "widget", "bio", "avatar", "share",
                "social")
+#: Not an author box either: "resources" holds "source" ("All Resources", "Search Resources"
+#: menus were read as names); an element marked "resource-author" still is one.
+_NOT_SOURCE = (("source", "resource"),)
 #: Not a dateline either: a citation's access date ("Retrieved 27 January 2020" on Wikipedia).
 _DATE_SKIP_WORDS = (*_SKIP_WORDS, "access", "reference", "citation")
 #: Elements holding a post's meta line (date, author, category).
@@ -250,7 +253,8 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
         if names:
             return names
     team: list[str] = []
-    for text in _marked(_AUTHOR_MARKED, page, joiner="\n"):
+    for text in _marked(_AUTHOR_MARKED, page, joiner="\n",
+                        within=() if as_trained else _NOT_SOURCE):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
         names = clean_authors([" ".join(text.split())], sites)[0] if as_trained \
@@ -611,16 +615,20 @@ def _cjk_byline(page: Page, sites: tuple[str, ...]) -> list[str]:
 
 
 def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WORDS,
-            joiner: str = " "):
+            joiner: str = " ", within: tuple[tuple[str, str], ...] = ()):
     """Texts of the elements whose class or id holds one of ``words`` (read from the node table:
     an XPath ``contains(@class, ...)`` over the tree costs 8-10 ms on a big page), their text
-    segments joined by ``joiner``."""
+    segments joined by ``joiner``. ``within``: (word, longer) pairs; a row whose only word is
+    ``word`` inside ``longer`` ("source" in "resources") is not marked."""
     nodes, seen = page.nodes, 0
     marks = name_marks(page)
     # the rows whose lower-cased "class id" holds one of ``words`` and none of ``skip``, found
     # by str.find over all rows at once (a substring test per row and word cost ~0.5 ms a
     # page, paid up to three times)
     named = marks.containing(words) - marks.containing(skip)
+    for word, longer in within:
+        named -= marks.containing((longer,)) - marks.containing(
+            tuple(w for w in words if w != word))
     for row in (marks.rows[k] for k in sorted(named)):
         if nodes.tag[row] in ("body", "html", "article", "main"):
             continue

@@ -511,3 +511,20 @@ def test_written_by_inside_a_sentence_is_no_byline() -> None:
                       b"<a href='/wiki/Vinoy_Thomas'>Vinoy Thomas</a>.</p>"
                       b"<div><span>Written by</span> <span>Jane Roe</span></div></body></html>")
     assert bylines._written_by(page, ()) == ["Jane Roe"]
+
+
+# A "resources" menu is no author-marked element ("source" in its class was read as a byline
+# source: "Community", "Search Resources"): wcxb_dev (CC-BY-4.0), gold authors from the
+# dataset; the menu's words were returned before.
+@pytest.mark.parametrize("name", ["wcxb_dev-00126.html", "wcxb_dev-00508.html"])
+def test_a_resources_menu_is_no_author_box(name: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+
+
+def test_source_in_resources_marks_no_byline() -> None:
+    page = parse_page(b"<html><body><div class='nav-resources'>All Resources</div>"
+                      b"<div class='resource-author'>Jane Roe</div>"
+                      b"<div class='source'>Quelle: dpa</div></body></html>")
+    assert list(bylines._marked(bylines._AUTHOR_MARKED, page, within=bylines._NOT_SOURCE)) == [
+        "Jane Roe", "Quelle: dpa"]
