@@ -528,3 +528,11 @@ def test_source_in_resources_marks_no_byline() -> None:
                       b"<div class='source'>Quelle: dpa</div></body></html>")
     assert list(bylines._marked(bylines._AUTHOR_MARKED, page, within=bylines._NOT_SOURCE)) == [
         "Jane Roe", "Quelle: dpa"]
+
+
+def test_an_account_link_in_an_author_box_is_no_name() -> None:
+    # wcxb_dev (CC-BY-4.0), cctvcameraworld.com: the first author-marked element holds "Sign
+    # In"; the author box further down names the gold's author. "Sign In" was returned before.
+    gold = fixture("wcxb_dev-01332.html")
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+    assert clean_authors(["Sign In", "Learn More", "Passwort vergessen?"])[0] == []
