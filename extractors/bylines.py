@@ -241,7 +241,7 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
     ``Fields.person_named``). ``title``: the page's title as chosen, to find its headline
     (:func:`_headline_segment`)."""
     if page_lang in ("zh", "ja"):  # Chinese bylines name the reporter or editor in the text
-        names = _cjk_byline(page, sites)
+        names = _cjk_byline(page, sites, title, headline=not as_trained)
         if names:
             return names
     names = _byline_after_headline(page, sites, labelled=not as_trained,
@@ -609,9 +609,29 @@ def _fold_key(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.casefold())
 
 
-def _cjk_byline(page: Page, sites: tuple[str, ...]) -> list[str]:
-    match = _CJK_BYLINE.search(page.body.text_content()[:MAX_BYLINE_SCAN])
+def _cjk_byline(page: Page, sites: tuple[str, ...], title: str | None = None,
+                headline: bool = False) -> list[str]:
+    """The name of a Chinese "作者：" / "责任编辑：" line in the body's first
+    ``MAX_BYLINE_SCAN`` characters; ``headline``: first in as many after the headline (a
+    portal's page holds 30 000 characters of menus before the article, its editor line
+    after the text), and "文" only as a label of its own, not the last character of a name
+    in the headline ("王文：中美贸易...")."""
+    if headline:
+        # the segments one a line: a name's own span ends at its line
+        start = _headline_segment(page, title)
+        after = "\n".join(page.nodes.seg_text[start:start + MAX_CJK_SEGMENTS])[:MAX_BYLINE_SCAN]
+        match = _CJK_LABELLED.search(after) or _CJK_LABELLED.search(
+            page.body.text_content()[:MAX_BYLINE_SCAN])
+    else:
+        match = _CJK_BYLINE.search(page.body.text_content()[:MAX_BYLINE_SCAN])
     return clean_authors([match.group(1)], sites)[0] if match else []
+
+
+#: Text segments after the headline searched for a Chinese byline (the article and its editor
+#: line; MAX_BYLINE_SCAN characters at most).
+MAX_CJK_SEGMENTS = 2_000
+_CJK_LABELLED = re.compile(r"(?:作者|记者|撰文|(?<![\u4e00-\u9fff])文|编辑|责任编辑|责编)\s*[:：/]\s*"
+                           r"([\u4e00-\u9fff·]{2,5}(?:[ 、，,][\u4e00-\u9fff·]{2,5}){0,3})")
 
 
 def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WORDS,

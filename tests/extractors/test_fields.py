@@ -536,3 +536,26 @@ def test_an_account_link_in_an_author_box_is_no_name() -> None:
     gold = fixture("wcxb_dev-01332.html")
     assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
     assert clean_authors(["Sign In", "Learn More", "Passwort vergessen?"])[0] == []
+
+
+def test_a_chinese_editor_line_after_a_long_menu() -> None:
+    # a portal's page (gne's 163.com pages, GPL-3.0, so not copied here: 31 000 characters of
+    # menus before the article, "责任编辑：史建磊_NBJ11331" after it): the byline is read after
+    # the headline first, beyond the first MAX_BYLINE_SCAN characters of the body.
+    menu = "".join(f"<li><a href='/c{i}'>频道导航栏目{i}</a></li>" for i in range(3000))
+    html = (f"<html><head><title>标题</title></head><body><ul>{menu}</ul><h1>标题</h1>"
+            "<p>正文内容。</p><span class='ep-editor'>责任编辑：史建磊_NBJ11331</span>"
+            "</body></html>").encode()
+    page = parse_page(html)
+    assert len(page.body.text_content()) > bylines.MAX_BYLINE_SCAN
+    assert bylines._cjk_byline(page, (), "标题", headline=True) == ["史建磊"]
+    assert bylines._cjk_byline(page, ()) == []  # the first characters only, as before
+
+
+@pytest.mark.parametrize("text, name", [
+    ("王文：中美贸易“持久战”", None),  # "文" ends the name 王文, it is no label here
+    ("【文/李明】", "李明"), ("责任编辑：史建磊", "史建磊"), ("作者：张三", "张三"),
+])
+def test_the_chinese_label_wen_stands_alone(text: str, name: str | None) -> None:
+    match = bylines._CJK_LABELLED.search(text)
+    assert (match.group(1) if match else None) == name
