@@ -5,8 +5,10 @@ the day the page shows (``fields._shown_date``). Dates: htmldate on our tree (a 
 for exactly this: on the dev sets it finds the right day on more of these pages than our own
 patterns did, e.g. htmldate_eval day accuracy 0.881 -> 0.896), then the elements whose class or id
 names a date (``class="entry-date"``) and the text after the headline. Authors: a "By ..." line
-right after the headline, a link to the author's page, elements whose class or id names an
-author, a labelled name in a post's meta line, and for Chinese pages the "作者：" / "责任编辑：" line.
+right after the headline (the heading that reads as the chosen title, then the first ``<h1>``),
+a link to the author's page, elements whose class or id names an author, a labelled name in a
+post's meta line, a "Written by" line anywhere, a team alone in an author element, and for
+Chinese pages the "作者：" / "责任编辑：" line.
 """
 
 from __future__ import annotations
@@ -230,8 +232,11 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
     """Names from a byline element, else from a Chinese "作者：" / "责任编辑：" line (first, on
     Chinese and Japanese pages).
 
-    The readers in order: a "By" line under the headline, a link to the author's page
-    (:func:`author_link`), an author-marked element, a labelled name in a meta line. The link
+    The readers in order: a "By" line under the headline (or a label in a span of its own and
+    the name in the next, a team alone after "By"), a link to the author's page
+    (:func:`author_link`), an author-marked element, a labelled name in a meta line, a
+    "Written by" line anywhere (:func:`_written_by`), then a team or the site named alone in
+    an author-marked element (:func:`_marked_team`): a person first. The link
     comes before the author-marked elements: their text often joins the name to a role or a
     menu ("Celeste Longacre Gardener, Astrologer"), the link's holds the name alone (the link
     reader right after the "By" line: 22 pages gained, 0 lost on trafilatura_eval and
