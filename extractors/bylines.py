@@ -52,8 +52,9 @@ _AUTHOR_MARKED = ("author", "byline", "writer", "autor", "reporter", "source")
 _SKIP_WORDS = ("comment", "related", "footer", "sidebar", "widget", "bio", "avatar", "share",
                "social")
 #: Not an author box either: "resources" holds "source" ("All Resources", "Search Resources"
-#: menus were read as names); an element marked "resource-author" still is one.
-_NOT_SOURCE = (("source", "resource"),)
+#: menus were read as names), "authority" holds "author" (Wikipedia's "Authority control"
+#: box); an element marked "resource-author" still is one.
+_NOT_SOURCE = (("source", "resource"), ("author", "authority"))
 #: Not a dateline either: a citation's access date ("Retrieved 27 January 2020" on Wikipedia).
 _DATE_SKIP_WORDS = (*_SKIP_WORDS, "access", "reference", "citation")
 #: Elements holding a post's meta line (date, author, category).
@@ -353,8 +354,10 @@ def _author_links(page: Page):
         if match is None or (match.group("slug") and _ACCOUNT_SLUG.match(match.group("slug"))):
             continue
         other = _host(href)
-        if other and host and other != host:
-            continue  # a social network's profile ("youtube.com/user/...")
+        if other and other != host:
+            # a social network's profile ("youtube.com/user/..."), or, on a page without its
+            # URL, a link that may lead anywhere (a Wikipedia reference's "/people/...")
+            continue
         seen += 1
         if seen > MAX_AUTHOR_LINKS:
             return
@@ -459,8 +462,8 @@ def _labelled_in_meta(page: Page, sites: tuple[str, ...]) -> list[str]:
             continue
         for match in _LABELLED.finditer(text):
             name = match.group("name").strip()
-            if name.lower() in _NOT_BYLINE:
-                continue
+            if name.lower() in _NOT_BYLINE or (" " in name and name.islower()):
+                continue  # "by the way"; "by adding to it": a phrase, not a user name
             names, _ = clean_authors([name], sites)
             names = [n for n in names if not _OUTLET.search(n)]
             if names:
