@@ -49,7 +49,12 @@ _LABEL = re.compile(
     r"stand|datum|date|publiziert(?:\s+am)?|veröffentlicht(?:\s+am)?|zuletzt\s+geändert(?:\s+am)?|"
     r"please\s+enter\s+your\s+name(?:\s+here)?|datenschutz\w*|no\s+author|"
     r"text|interview|quelle|fail|(?:view|afficher)\s+(?:my|mon)\s+(?:complete\s+)?profil(?:e)?"
-    r"(?:\s+complet)?)\b(?:\s+anzeigen)?\W*$")
+    r"(?:\s+complet)?|"
+    # account and teaser links read in author-marked boxes: "Sign In", "Learn More"
+    r"sign\s+in|sign\s+up|log\s*in|log\s+out|anmelden|registrieren|learn\s+more|read\s+more|"
+    r"mehr\s+erfahren|weiterlesen|passwort\s+vergessen|forgot\s+(?:your\s+)?password|"
+    r"(?:view|edit)\s+(?:source|history)|quelltext\s+anzeigen)"
+    r"\b(?:\s+anzeigen)?\W*$")
 #: What follows a name in an author box: "X →", "X »", "X Alle Artikel", "X Follow", "X Shares",
 #: "X Stand: 05.", "X Posts: 1".
 _BOX_TAIL = re.compile(r"(?i)\s*(?:[→»›]|\balle\s+artikel\b|\bfollow\b|\bshares\b|"

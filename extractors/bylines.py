@@ -5,8 +5,10 @@ the day the page shows (``fields._shown_date``). Dates: htmldate on our tree (a 
 for exactly this: on the dev sets it finds the right day on more of these pages than our own
 patterns did, e.g. htmldate_eval day accuracy 0.881 -> 0.896), then the elements whose class or id
 names a date (``class="entry-date"``) and the text after the headline. Authors: a "By ..." line
-right after the headline, a link to the author's page, elements whose class or id names an
-author, a labelled name in a post's meta line, and for Chinese pages the "作者：" / "责任编辑：" line.
+right after the headline (the heading that reads as the chosen title, then the first ``<h1>``),
+a link to the author's page, elements whose class or id names an author, a labelled name in a
+post's meta line, a "Written by" line anywhere, a team alone in an author element, and for
+Chinese pages the "作者：" / "责任编辑：" line.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from extractors.authors import clean_authors
 from extractors.dates import FoundDate, first_date_in, parse_date
 from extractors.page import Page, link_hrefs, name_marks
 
-__all__ = ["base_of", "text_authors", "text_date"]
+__all__ = ["base_of", "is_outlet", "person_over_outlet", "text_authors", "text_date"]
 
 #: Elements with a date-ish class looked at (the byline is among the first few of a page).
 MAX_MARKED = 30
@@ -51,6 +53,10 @@ _DATE_MARKED = ("date", "time", "publish", "posted", "byline", "meta", "info", "
 _AUTHOR_MARKED = ("author", "byline", "writer", "autor", "reporter", "source")
 _SKIP_WORDS = ("comment", "related", "footer", "sidebar", "widget", "bio", "avatar", "share",
                "social")
+#: Not an author box either: "resources" holds "source" ("All Resources", "Search Resources"
+#: menus were read as names), "authority" holds "author" (Wikipedia's "Authority control"
+#: box); an element marked "resource-author" still is one.
+_NOT_SOURCE = (("source", "resource"), ("author", "authority"))
 #: Not a dateline either: a citation's access date ("Retrieved 27 January 2020" on Wikipedia).
 _DATE_SKIP_WORDS = (*_SKIP_WORDS, "access", "reference", "citation")
 #: Elements holding a post's meta line (date, author, category).
@@ -70,6 +76,9 @@ _LABELLED = re.compile(
 #: Words after "by" that are no name ("by the way", "by email").
 _NOT_BYLINE = frozenset({"the", "a", "an", "email", "e-mail", "mail", "phone", "admin", "me"})
 _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "text", "texto"})
+#: Of those, the ones that are also weekday abbreviations or other words ("Di", "af", a font
+#: size chooser's "Text" / "Small").
+_SHORT_LABELS = frozenset({"di", "av", "af", "text", "texto"})
 #: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
 #: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
 _BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
@@ -225,39 +234,97 @@ def _text_from(page: Page, segment: int, chars: int) -> str:
 
 
 def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None,
-                 as_trained: bool = False) -> list[str]:
+                 as_trained: bool = False, title: str | None = None) -> list[str]:
     """Names from a byline element, else from a Chinese "作者：" / "责任编辑：" line (first, on
     Chinese and Japanese pages).
 
-    The readers in order: a "By" line under the headline, a link to the author's page
-    (:func:`author_link`), an author-marked element, a labelled name in a meta line. The link
+    The readers in order: a "By" line under the headline (or a label in a span of its own and
+    the name in the next, a team alone after "By"), a link to the author's page
+    (:func:`author_link`), an author-marked element, a labelled name in a meta line, a
+    "Written by" line anywhere (:func:`_written_by`), then a team or the site named alone in
+    an author-marked element (:func:`_marked_team`): a person first. The link
     comes before the author-marked elements: their text often joins the name to a role or a
     menu ("Celeste Longacre Gardener, Astrologer"), the link's holds the name alone (the link
     reader right after the "By" line: 22 pages gained, 0 lost on trafilatura_eval and
     wcxb_dev; last of the readers: 14 gained; docs/evaluation.md, "Authors, fourth round").
     ``as_trained``: the readers as the page model was trained with them, without the link
     reader and with an author-marked element's text read as one string (see
-    ``Fields.person_named``)."""
+    ``Fields.person_named``). ``title``: the page's title as chosen, to find its headline
+    (:func:`_headline_segment`)."""
     if page_lang in ("zh", "ja"):  # Chinese bylines name the reporter or editor in the text
-        names = _cjk_byline(page, sites)
+        names = _cjk_byline(page, sites, title, headline=not as_trained)
         if names:
             return names
-    names = _byline_after_headline(page, sites)
+    names = _byline_after_headline(page, sites, labelled=not as_trained,
+                                   title=None if as_trained else title)
     if names:
         return names
     if not as_trained:
         names = author_link(page, sites)
         if names:
             return names
-    for text in _marked(_AUTHOR_MARKED, page, joiner="\n"):
+    team: list[str] = []
+    for text in _marked(_AUTHOR_MARKED, page, joiner="\n",
+                        within=() if as_trained else _NOT_SOURCE):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
         names = clean_authors([" ".join(text.split())], sites)[0] if as_trained \
             else _marked_names(text, sites)
         if names:
             return names
+        if not team and not as_trained:
+            team = _marked_team(text)
     names = _labelled_in_meta(page, sites)
-    return names or _cjk_byline(page, sites)
+    if not names and not team and not as_trained:
+        names = _written_by(page, sites)
+    return names or team or _cjk_byline(page, sites)
+
+
+def person_over_outlet(names: list[str], page: Page, sites: tuple[str, ...],
+                       page_lang: str | None, title: str | None) -> list[str]:
+    """The person the page's byline names where every declared name is an outlet ("The
+    Planetary Press", "Die FURCHE", "Hanns-Seidel-Stiftung e.V.", the site's name), else [].
+
+    Publishers fill JSON-LD's or ``meta name=author`` with their own name while the visible
+    byline names the reporter, whom the gold of the dev sets takes. Only a "By" line under the
+    headline or an author-marked element counts, and only full names (two to four capitalised
+    words) that are no outlet themselves."""
+    if not names or not all(is_outlet(n, sites) for n in names):
+        return []
+    found = _byline_after_headline(page, sites, labelled=True, title=title)
+    for text in () if found else _marked(_PERSON_MARKED, page, joiner="\n"):
+        if text and len(text) <= MAX_MARKED_CHARS:
+            found = _marked_names(text, sites)
+            if found:
+                break
+    if found and all(_full_name(n) and not is_outlet(n, sites) for n in found):
+        return found
+    return []
+
+
+#: Class/id words of an element that holds the article's author, for overruling a declared
+#: publisher: :data:`_AUTHOR_MARKED` less "source", which also marks "resources" menus.
+_PERSON_MARKED = ("author", "byline", "writer", "autor", "reporter")
+
+
+def is_outlet(name: str, sites: tuple[str, ...]) -> bool:
+    """Whether ``name`` names a publisher, not a person: the site's name, an outlet's or an
+    organisation's word ("News", "Welle", "Redaktion", "e.V.", "Foundation"). A name the host
+    spells is not enough: a personal site's owner ("Cathy Horvath Buchanan") is a person.
+
+    >>> is_outlet("Deutsche Welle", ()), is_outlet("Ursula Baatz", ()), is_outlet("BZ", ("bz",))
+    (True, False, True)
+    """
+    from extractors.authors import is_site_name
+
+    return bool(is_site_name(name, sites) or _OUTLET.search(name) or _ORGANISATION.search(name))
+
+
+#: Words of an organisation's name: "Hanns-Seidel-Stiftung e.V.", "Cleveland Clinic".
+_ORGANISATION = re.compile(r"(?i)(?:\be\.\s?v\b|\bgmbh\b|\bag$|\binc\b|\bltd\b|\bllc\b|"
+                           r"foundation|stiftung|verband\b|verein\b|institut|university|"
+                           r"universität|clinic|klinik|editorial|redaktion|association|"
+                           r"\bteam\b|\bstaff\b|\bcompany\b|\bcorporation\b)")
 
 
 def author_link(page: Page, sites: tuple[str, ...]) -> list[str]:
@@ -291,8 +358,10 @@ def _author_links(page: Page):
         if match is None or (match.group("slug") and _ACCOUNT_SLUG.match(match.group("slug"))):
             continue
         other = _host(href)
-        if other and host and other != host:
-            continue  # a social network's profile ("youtube.com/user/...")
+        if other and other != host:
+            # a social network's profile ("youtube.com/user/..."), or, on a page without its
+            # URL, a link that may lead anywhere (a Wikipedia reference's "/people/...")
+            continue
         seen += 1
         if seen > MAX_AUTHOR_LINKS:
             return
@@ -379,6 +448,20 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
     return names
 
 
+def _marked_team(text: str) -> list[str]:
+    """A team or the site named alone in an author-marked element ("Redaktion", "Podium
+    Staff", "By" / "Team SimplyThrilled"), which :func:`_marked_names` refuses as no person:
+    the element's one line (a "By" line before it dropped) of one to four words, read as a
+    declared name. Taken only where no reader names a person."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    if lines and lines[0].lower().rstrip(":") in _BY_WORDS:
+        lines = lines[1:]
+    if len(lines) != 1 or len(lines[0].split()) > 4 or not lines[0][0].isupper():
+        return []
+    names, _ = clean_authors(lines, (), declared=True)
+    return names if len(names) == 1 and first_date_in(names[0], None) is None else []
+
+
 #: A segment that only joins two names of a byline: "," / "und" / ", and" / "&".
 _CONNECTOR = re.compile(r"(?i)^(?:,|,?\s*(?:and|und|et|y|e|&))$")
 
@@ -399,8 +482,8 @@ def _labelled_in_meta(page: Page, sites: tuple[str, ...]) -> list[str]:
             continue
         for match in _LABELLED.finditer(text):
             name = match.group("name").strip()
-            if name.lower() in _NOT_BYLINE:
-                continue
+            if name.lower() in _NOT_BYLINE or (" " in name and name.islower()):
+                continue  # "by the way"; "by adding to it": a phrase, not a user name
             names, _ = clean_authors([name], sites)
             names = [n for n in names if not _OUTLET.search(n)]
             if names:
@@ -408,16 +491,33 @@ def _labelled_in_meta(page: Page, sites: tuple[str, ...]) -> list[str]:
     return []
 
 
-def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
+def _byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bool = False,
+                           title: str | None = None) -> list[str]:
     """A "By Jane Roe" / "von Anna Schmidt" text (or "By" then the name in the next span) among
-    the first ``BYLINE_SEGMENTS`` text segments after the headline."""
+    the first ``BYLINE_SEGMENTS`` text segments after the headline.
+
+    ``labelled``: also a name after a label in a segment of its own ("Autor:" / "Peter Maahn",
+    "Verfasst von:" / "mitundvoneinander"), read as a declared name: the label says the next
+    span is the author, so a user name of one word or a team stays."""
     nodes = page.nodes
-    start = _headline_segment(page)
-    texts = [t.strip() for t in nodes.seg_text[start:start + BYLINE_SEGMENTS]]
+    # after the heading that reads as the chosen title, then after the first <h1> (a byline
+    # may sit above the title's heading, under a blog's <h1>)
+    for start in dict.fromkeys((_headline_segment(page, title), _headline_segment(page))):
+        texts = [t.strip() for t in nodes.seg_text[start:start + BYLINE_SEGMENTS]]
+        names = _byline_in(texts, labelled)
+        if names:
+            return names
+    return []
+
+
+def _byline_in(texts: list[str], labelled: bool) -> list[str]:
+    """The first byline among ``texts`` (text segments, stripped); see
+    :func:`_byline_after_headline`."""
     for number, text in enumerate(texts):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
-        if text.lower().rstrip(":") in _BY_WORDS:
+        declared = False
+        if text.lower().rstrip(":") in _BY_WORDS or (labelled and _LABEL_SEGMENT.match(text)):
             rest = [t for t in texts[number + 1:number + 8] if t]
             candidate = rest[0] if rest else ""
             # "von" / "Lars Fischer" / "und" / "Alina Schadwinkel": the names joined across
@@ -425,14 +525,32 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
                 if not _CONNECTOR.match(joiner):
                     break
                 candidate = f"{candidate}, {name}"
+            # "DI" / "MI" / "DO": weekdays, not the Italian "di"; "Auteur :" / "Auteur(s) :"
+            # and the short labels of other languages ("Di" / "Mi", "av") stay strict
+            declared = labelled and not text.isupper() and not candidate.endswith(":") \
+                and text.lower().rstrip(":") not in _SHORT_LABELS
+        elif labelled and (match := _BY_ONLY.match(text)) \
+                and not clean_authors([match.group("name")], ())[0]:
+            # "By Staff Writer", "von Redaktion,", "By the Lavazza Team": a team the text-byline
+            # cleaner refuses as no person, alone after its label; kept as a declared name
+            candidate, declared = match.group("name"), True
         elif match := _BY_LINE.match(text):
             candidate = match.group(1)
         elif match := _DATE_NAME.match(text):
             candidate = match.group("name")
         else:
             continue
-        # a labelled byline names a person even where the site bears that name (a personal blog
-        # "Wolfgang Schmale": "Von: Wolfgang Schmale"); bylines naming an outlet are refused below
+        if declared:
+            names, _ = clean_authors([candidate], (), declared=True)
+            names = [n.title() if n.isupper() and len(n) > 3 and " " in n else n
+                     for n in names if n.lower() not in _NOT_BYLINE
+                     and first_date_in(n, None) is None]
+            if names:
+                return names
+            continue
+        # a labelled byline names a person even where the site bears that name (a personal
+        # blog "Wolfgang Schmale": "Von: Wolfgang Schmale"); bylines naming an outlet are
+        # refused below
         names, _ = clean_authors([candidate], ())
         names = [n for n in names if not _OUTLET.search(n)]
         names = [n for n in names if n[0].isupper() and len(n.split()) >= 2]
@@ -441,31 +559,124 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...]) -> list[str]:
     return []
 
 
-def _headline_segment(page: Page) -> int:
-    """The first text segment after the page's first ``<h1>`` (0 without one)."""
+#: A span that is "By" / "Von" and a name of one to four words and nothing else.
+_BY_ONLY = re.compile(r"(?i:by|von)\s*:?\s+(?P<name>(?i:the\s+)?[A-ZÀ-ÖØ-Þ0-9][\w&.'’-]*"
+                      r"(?:\s+[\w&.'’-]+){0,3})\s*,?$")
+
+
+def _written_by(page: Page, sites: tuple[str, ...]) -> list[str]:
+    """A "Written by Jane Roe" / "Geschrieben von Jane Roe" line anywhere on the page, outside
+    comments (an author box at the end of the text, far below the headline), the label and the
+    name in one span or in two; the name two to four capitalised words. The last reader."""
     nodes = page.nodes
+    texts = nodes.seg_text
+    for number, text in enumerate(texts):
+        text = " ".join(text.split())
+        if not text or len(text) > 80 or not _WRITTEN_BY.match(text) \
+                or not (text[0].isupper() and nodes.seg_break[number]):
+            continue  # a line of its own, not "... from the book X written by Y" in a sentence
+        candidate = _WRITTEN_BY.sub("", text, count=1)
+        if not candidate and number + 1 < len(texts):
+            candidate = " ".join(texts[number + 1].split())
+        if _in_comment(nodes.elements[nodes.seg_owner[number]]):
+            continue
+        names, _ = clean_authors([candidate], ())
+        names = [n for n in names if _full_name(n) and not _OUTLET.search(n)]
+        if names:
+            return names
+    return []
+
+
+def _in_comment(element) -> bool:
+    for ancestor in element.iterancestors():
+        marks = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
+        if "comment" in marks or "respond" in marks or "reply" in marks:
+            return True
+    return False
+
+
+#: The strong byline labels: "Written by", "Geschrieben von", "Verfasst von", "Rédigé par".
+_WRITTEN_BY = re.compile(r"(?i)^(?:written|authored|geschrieben|verfasst|rédigé|escrito)\s+"
+                         r"(?:by|von|par|por)\s*:?\s*")
+
+
+#: A byline's label in a text segment of its own, the name in the next: "Autor:", "Verfasst
+#: von:", "Written by", "Auteur(s) :".
+_LABEL_SEGMENT = re.compile(
+    r"(?i)^(?:(?:written|posted|published|verfasst|geschrieben|erstellt|eingestellt|"
+    r"gespeichert)\s+(?:by|von)|autor(?:in|en)?|authors?|auteurs?(?:\s*\(s\))?|"
+    r"verfasser(?:in)?)\s*:?$")
+
+
+def _headline_segment(page: Page, title: str | None = None) -> int:
+    """The first text segment after the page's headline: the first heading (``<h1>`` to
+    ``<h3>``) that reads as ``title`` (the title the page's fields chose), else the first
+    ``<h1>`` (0 without one).
+
+    The first ``<h1>`` is often no headline: a donation box's, a logo's; some pages set the
+    headline in an ``<h2>`` and have no ``<h1>`` at all."""
+    nodes = page.nodes
+    first = None
+    wanted = _fold_key(title) if title else ""
     for row, tag in enumerate(nodes.tag):
-        if tag == "h1":
+        if tag == "h1" and first is None:
+            first = int(nodes.seg_hi[row])
+            if not wanted:
+                break
+        if wanted and tag in _HEADLINE_TAGS and _fold_key(nodes.inner_text(row)) == wanted:
             return int(nodes.seg_hi[row])
-    return 0
+    return first or 0
 
 
-def _cjk_byline(page: Page, sites: tuple[str, ...]) -> list[str]:
-    match = _CJK_BYLINE.search(page.body.text_content()[:MAX_BYLINE_SCAN])
+_HEADLINE_TAGS = frozenset({"h1", "h2", "h3"})
+
+
+def _fold_key(text: str) -> str:
+    """Letters and digits only, case-folded: a heading and the title chosen from it compare
+    equal whatever the spaces, quotes and dashes."""
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+def _cjk_byline(page: Page, sites: tuple[str, ...], title: str | None = None,
+                headline: bool = False) -> list[str]:
+    """The name of a Chinese "作者：" / "责任编辑：" line in the body's first
+    ``MAX_BYLINE_SCAN`` characters; ``headline``: first in as many after the headline (a
+    portal's page holds 30 000 characters of menus before the article, its editor line
+    after the text), and "文" only as a label of its own, not the last character of a name
+    in the headline ("王文：中美贸易...")."""
+    if headline:
+        # the segments one a line: a name's own span ends at its line
+        start = _headline_segment(page, title)
+        after = "\n".join(page.nodes.seg_text[start:start + MAX_CJK_SEGMENTS])[:MAX_BYLINE_SCAN]
+        match = _CJK_LABELLED.search(after) or _CJK_LABELLED.search(
+            page.body.text_content()[:MAX_BYLINE_SCAN])
+    else:
+        match = _CJK_BYLINE.search(page.body.text_content()[:MAX_BYLINE_SCAN])
     return clean_authors([match.group(1)], sites)[0] if match else []
 
 
+#: Text segments after the headline searched for a Chinese byline (the article and its editor
+#: line; MAX_BYLINE_SCAN characters at most).
+MAX_CJK_SEGMENTS = 2_000
+_CJK_LABELLED = re.compile(r"(?:作者|记者|撰文|(?<![\u4e00-\u9fff])文|编辑|责任编辑|责编)\s*[:：/]\s*"
+                           r"([\u4e00-\u9fff·]{2,5}(?:[ 、，,][\u4e00-\u9fff·]{2,5}){0,3})")
+
+
 def _marked(words: tuple[str, ...], page: Page, skip: tuple[str, ...] = _SKIP_WORDS,
-            joiner: str = " "):
+            joiner: str = " ", within: tuple[tuple[str, str], ...] = ()):
     """Texts of the elements whose class or id holds one of ``words`` (read from the node table:
     an XPath ``contains(@class, ...)`` over the tree costs 8-10 ms on a big page), their text
-    segments joined by ``joiner``."""
+    segments joined by ``joiner``. ``within``: (word, longer) pairs; a row whose only word is
+    ``word`` inside ``longer`` ("source" in "resources") is not marked."""
     nodes, seen = page.nodes, 0
     marks = name_marks(page)
     # the rows whose lower-cased "class id" holds one of ``words`` and none of ``skip``, found
     # by str.find over all rows at once (a substring test per row and word cost ~0.5 ms a
     # page, paid up to three times)
     named = marks.containing(words) - marks.containing(skip)
+    for word, longer in within:
+        named -= marks.containing((longer,)) - marks.containing(
+            tuple(w for w in words if w != word))
     for row in (marks.rows[k] for k in sorted(named)):
         if nodes.tag[row] in ("body", "html", "article", "main"):
             continue

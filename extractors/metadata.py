@@ -161,7 +161,9 @@ def _read_meta(element: etree._Element, found: Metadata) -> None:
     for attribute in ("property", "name", "itemprop", "http-equiv"):
         key = element.get(attribute)
         if key:
-            found.meta.setdefault(key.strip().lower(), []).append(content)
+            # RDFa's property may name several properties: "dc:creator twitter:site_name"
+            for name in key.split() if attribute == "property" else (key.strip(),):
+                found.meta.setdefault(name.lower(), []).append(content)
             if attribute == "itemprop":
                 _add_prop(element, key, content, found)
             return

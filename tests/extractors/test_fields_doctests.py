@@ -9,7 +9,7 @@ import pytest
 
 MODULES = ["extractors.dates", "extractors.jsonld", "extractors.authors", "extractors.language",
            "extractors.urls",
-           "extractors.title", "extractors.fields"]
+           "extractors.title", "extractors.fields", "extractors.bylines"]
 
 
 @pytest.mark.parametrize("name", MODULES)
