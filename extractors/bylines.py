@@ -114,7 +114,10 @@ _AUTHOR_LINK_SKIP = ("comment", "related", "footer", "sidebar", "widget", "reply
 MAX_AUTHOR_LINKS = 20
 #: Names read from author links side by side (a byline lists 1-4 people).
 MAX_LINKED_AUTHORS = 6
-_CJK_BYLINE = re.compile(r"(?:作者|记者|撰文|文|编辑|责任编辑|责编)\s*[:：/]\s*"
+#: A role between the label and the name, ended by a space: "文/观察者网专栏作者 王文",
+#: "文/本报记者 张三" (the name is what follows the role, not the role's first characters).
+_CJK_ROLE = r"(?:[\u4e00-\u9fff]{0,10}(?:记者|作者|评论员|通讯员|撰稿人|编辑|研究员)\s+)?"
+_CJK_BYLINE = re.compile(r"(?:作者|记者|撰文|文|编辑|责任编辑|责编)\s*[:：/]\s*" + _CJK_ROLE +
                          r"([\u4e00-\u9fff·]{2,5}(?:[ 、，,][\u4e00-\u9fff·]{2,5}){0,3})")
 
 
@@ -659,6 +662,7 @@ def _cjk_byline(page: Page, sites: tuple[str, ...], title: str | None = None,
 #: line; MAX_BYLINE_SCAN characters at most).
 MAX_CJK_SEGMENTS = 2_000
 _CJK_LABELLED = re.compile(r"(?:作者|记者|撰文|(?<![\u4e00-\u9fff])文|编辑|责任编辑|责编)\s*[:：/]\s*"
+                           + _CJK_ROLE +
                            r"([\u4e00-\u9fff·]{2,5}(?:[ 、，,][\u4e00-\u9fff·]{2,5}){0,3})")
 
 

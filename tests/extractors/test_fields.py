@@ -561,6 +561,18 @@ def test_the_chinese_label_wen_stands_alone(text: str, name: str | None) -> None
     assert (match.group(1) if match else None) == name
 
 
+# A role between the label and the name, ended by a space (gne's guancha.cn page, GPL-3.0, so
+# only its byline's form is written here: "【文/观察者网专栏作者 王文】", gold 王文).
+@pytest.mark.parametrize("text, name", [
+    ("【文/观察者网专栏作者 王文】", "王文"), ("文/本报记者 李明 王强", "李明 王强"),
+    ("记者：张三 李四", "张三 李四"), ("作者：王小明", "王小明"),
+])
+@pytest.mark.parametrize("pattern", ["_CJK_LABELLED", "_CJK_BYLINE"])
+def test_a_chinese_byline_s_role_is_not_the_name(pattern: str, text: str, name: str) -> None:
+    match = getattr(bylines, pattern).search(text)
+    assert match is not None and match.group(1) == name
+
+
 def test_wikipedia_furniture_is_no_byline() -> None:
     # a Wikipedia article (readability_testpages, Apache-2.0; gold: JSON-LD's Organization
     # author): the meta-line reader took a stub notice's "You can help Wikipedia by adding to
