@@ -86,7 +86,7 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
     # kept (the crawl's parsed-sibling cache), used as the crawl's default says (CJK pages),
     # and, apart, used on every page; a dict per set stands for the crawl's bounded cache
     parsed_siblings: dict[Path, object] = {}
-    paired: dict[str, list[float]] = {"auto": [], "always": [], "floor": []}
+    paired: dict[str, list[float]] = {"auto": [], "always": []}
     for page in dataset.evaluated():
         data = page.read_bytes()
         floor.append(_ms(lambda: lxml_html.fromstring(data)))
@@ -102,12 +102,15 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
         if trafilatura is not None:
             peer.append(_ms(lambda: trafilatura.extract(data, url=page.url)))
         sibling = dataset.sibling_of(page)
-        if sibling is not None:
-            a, b = parse_page(data), parse_page(sibling.read_bytes())
-            lcs.append(_ms(lambda: denoise(a.nodes, b.nodes)))
+        other = None if sibling is None else _parsed_sibling(sibling, parsed_siblings)
+        if other is not None:
+            a = result.page  # the chain's own parse of the page (the extractors never change it)
+            lcs.append(_ms(lambda: denoise(a.nodes, other.nodes)))
             nodes.append(len(a.nodes))
             lcs_floor.append(floor[-1])
-            _with_sibling(data, page.url, sibling, parsed_siblings, paired)
+            for mode in ("auto", "always"):  # the chain with the sibling, as the crawl gives it
+                paired[mode].append(extract(data, url=page.url, sibling=other,
+                                            use_sibling=mode).timings_ms["total"])
     row = _summary(dataset.name, floor, chain, steps, peer, lcs, nodes, skipped)
     row["lcs_pages_lxml_parse_ms_median"] = _median(lcs_floor) if lcs_floor else None
     row["chain_with_sibling_pages"] = len(paired["auto"])
@@ -115,7 +118,7 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
         times = paired[mode]
         row[f"chain_with_sibling_{mode}_ms_median"] = _median(times) if times else None
         row[f"chain_with_sibling_{mode}_over_parse"] = _ratio(
-            _median(times) if times else None, _median(paired["floor"]) if times else None)
+            _median(times) if times else None, _median(lcs_floor) if times else None)
     # paper 001's SVM on the parsed page (features + both stages, all four fields): what the
     # fields step would cost with it run on every page
     row["svm_ms_median"] = _median(svm) if svm else None
@@ -125,21 +128,15 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
     return row
 
 
-def _with_sibling(data: bytes, url: str | None, sibling, parsed: dict, paired: dict) -> None:
-    """Time the chain on ``data`` with its sibling page as the crawl gives it (parsed once,
-    kept), under the default sibling policy and with the sibling always used; the lxml parse of
-    the same page beside them. A page or sibling the chain refuses is left out."""
-    try:
-        if sibling.path not in parsed:
+def _parsed_sibling(sibling, parsed: dict):
+    """``sibling`` parsed once per dataset and kept, as the crawl keeps a template's parsed
+    sibling (its parsed-sibling cache); None for a page the chain refuses."""
+    if sibling.path not in parsed:
+        try:
             parsed[sibling.path] = parse_page(sibling.read_bytes(), url=sibling.url)
-        timed = {mode: extract(data, url=url, sibling=parsed[sibling.path],
-                               use_sibling=mode).timings_ms["total"]
-                 for mode in ("auto", "always")}
-    except BadInput:
-        return
-    for mode, ms in timed.items():
-        paired[mode].append(ms)
-    paired["floor"].append(_ms(lambda: lxml_html.fromstring(data)))
+        except BadInput:
+            parsed[sibling.path] = None
+    return parsed[sibling.path]
 
 
 def _summary(name, floor, chain, steps, peer, lcs, nodes, skipped) -> dict:
