@@ -170,6 +170,23 @@ def test_a_story_container_named_for_its_paywall_stays(name):
         assert result.body.startswith(_first_line(gold["body"])[:60])
 
 
+def test_the_story_s_other_rows_of_a_page_builder_join_it():
+    # management-circle.de (trafilatura_eval): a WPBakery post, each paragraph group in its own
+    # vc_row > wpb_column > ... > wpb_text_column; the walk chose one column, and the wanted
+    # snippets, in the other rows, were all lost (one of them is now in, none unwanted).
+    gold, result = _extract("trafilatura_eval-00269.html")
+    tp, fn, fp, tn = snippet_counts(result.body, gold["with"], gold["without"])
+    assert tp >= 1 and fp == 0
+
+
+def test_a_block_opened_by_a_rule_after_the_story_stays_out():
+    # ascom.com (aeb): "About Ascom" after a press release is a block of the story's own class
+    # ("text parbase"), opened by an <hr>; the gold leaves it out.
+    gold, result = _extract("aeb-00058.html")
+    assert "Ascom is a global solutions provider" not in result.body
+    assert result.body.startswith(_first_line(gold["body"])[:40])
+
+
 def test_image_captions_and_credits_are_left_out():
     # bbc.com (cx_bbc): every picture carries "Image copyright ..." and "Image caption ...";
     # the (silver) gold body has neither.
