@@ -70,7 +70,7 @@ def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Predicti
     """The full chain as users get it: ``extractors.extract(...).to_dict()``, given the sibling a
     crawl would pair the page with (used on CJK pages only, the library's default); on a page it
     types ``list``, the records the crawl's list step gives with its default settings (PSNT with
-    the sibling, else PSNT on the page alone)."""
+    the sibling, else the records DWSIE's list subtrees and PSNT on the page alone agree on)."""
     return _chain_prediction(html, url, sibling, _policy())
 
 
@@ -120,9 +120,22 @@ def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, polic
     pred["field_coverage"] = {name: bool(found.get(name)) for name in FIELD_NAMES}
     pred["timings_ms"] = found.get("timings_ms", {})
     if found.get("page_type") == "list":  # the crawl's list step (pipelines/lists.py, defaults):
-        # PSNT with the sibling, else PSNT on the page alone; no records on pages typed otherwise
-        pred["records"] = _psnt_prediction(html, url, sibling)["records"]
+        # PSNT with the sibling, else the records DWSIE's list subtrees and PSNT on the page alone
+        # agree on; no records on pages typed otherwise
+        pred["records"] = [r.to_dict() for r in _crawl_list_records(html, url, sibling)]
     return pred
+
+
+def _crawl_list_records(html: bytes, url: str | None, sibling: bytes | None) -> list:
+    """The records of the crawl's list step with its default settings on a page with no stored
+    wrapper: :func:`confirmed_list_records`."""
+    from extractors import parse_page
+    from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.pageinfo import confirmed_records
+
+    page = parse_page(html, url=url)
+    classes = classify_nodes(page, default_node_model())
+    return confirmed_list_records(page, classes, sibling, confirmed_records)[0]
 
 
 def run_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
@@ -316,7 +329,7 @@ def resolve_methods(names: str | list[str]) -> list[MethodSpec]:
     >>> resolve_methods("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, default_always, ...
+    ValueError: unknown method 'nope'; known methods: all_links, attenuation, confirmed, default, ...
     """
     specs = method_specs()
     wanted = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]

@@ -89,7 +89,10 @@ def confirmed_records(page: Page, classes: NodeClasses, single: list[Record]
 
     - ``agreed``: the list subtrees holding at least one of ``single``'s record URLs, with their
       *sister* subtrees (parents of the same tag and class attribute: the same list markup, as a
-      front page repeats one list per section), one record per list node;
+      front page repeats one list per section), one record per list node; and ``single``'s
+      records too when at least half of those are among them (the two readings mostly agree, and
+      each finds records the other misses: DWSIE a list node with no link of PSNT's standard
+      Rpath, PSNT a record whose list node the network did not type);
     - ``single_page``: DWSIE finds no list subtree, so it cannot confirm or contradict: ``single``;
     - ``one_list``: no subtree agrees with ``single`` but DWSIE finds exactly one list subtree;
     - ``none``: the two disagree (several subtrees, none holding a record of ``single``): nothing,
@@ -105,8 +108,11 @@ def confirmed_records(page: Page, classes: NodeClasses, single: list[Record]
     agreed = [parent for parent, records in subtrees if any(r.url in urls for r in records)]
     if agreed:
         markup = {_markup(page, parent) for parent in agreed}
-        return _unique([r for parent, records in subtrees if _markup(page, parent) in markup
-                        for r in records]), "agreed"
+        kept = _unique([r for parent, records in subtrees if _markup(page, parent) in markup
+                        for r in records])
+        if 2 * sum(r.url in urls for r in kept) >= len(kept):
+            return _unique(kept + list(single)), "agreed"
+        return kept, "agreed"
     if len(subtrees) == 1:
         return _unique(subtrees[0][1]), "one_list"
     return [], "none"

@@ -192,8 +192,10 @@ def test_redis_outage_never_loses_the_list_page(redis_server_factory) -> None:
     (news,) = run_pipeline(pipeline, [list_item(FIRST, f"{SITE}/Parts?p=2")])
     assert news["page_type"] == "list"
     assert news["extraction"]["sibling"]["reason"] == "sibling store unavailable"
-    # no wrapper and no sibling: the page still gets its records from a single-page wrapper
-    assert news["extraction"]["event"] == "single_page"
+    # no wrapper and no sibling: the page still gets its records, those DWSIE's list nodes and a
+    # single-page wrapper agree on (the crawl's default)
+    assert news["extraction"]["event"] == "confirmed"
+    assert news["extraction"]["method"] == "confirmed"
     assert {r["url"] for r in news["records"]} == gold_urls("wcxb_dev-0651.html")
     stats = crawler.stats.get_stats()
     assert stats["newscrawl/wrappers/store_errors"] >= 1
