@@ -94,9 +94,12 @@ def confirmed_records(page: Page, classes: NodeClasses, single: list[Record]
       each finds records the other misses: DWSIE a list node with no link of PSNT's standard
       Rpath, PSNT a record whose list node the network did not type);
     - ``single_page``: DWSIE finds no list subtree, so it cannot confirm or contradict: ``single``;
-    - ``one_list``: no subtree agrees with ``single`` but DWSIE finds exactly one list subtree;
-    - ``none``: the two disagree (several subtrees, none holding a record of ``single``): nothing,
-      since the crawl requests every record URL it publishes.
+    - ``one_list`` / ``single_page``: no subtree agrees with ``single`` but DWSIE's subtrees are all
+      of one markup (one list, possibly split over several parents): the larger of the two
+      readings (DWSIE's records on a tie);
+    - ``none``: the two disagree and DWSIE's subtrees are of several markups (a page of many
+      lists, none of them the wrapper's): nothing, since the crawl requests every record URL it
+      publishes.
 
     Measured on the 80 annotated list pages (docs/evaluation.md, "List records at precision
     0.95"): precision above 0.95 where DWSIE's records alone are at 0.82."""
@@ -113,8 +116,11 @@ def confirmed_records(page: Page, classes: NodeClasses, single: list[Record]
         if 2 * sum(r.url in urls for r in kept) >= len(kept):
             return _unique(kept + list(single)), "agreed"
         return kept, "agreed"
-    if len(subtrees) == 1:
-        return _unique(subtrees[0][1]), "one_list"
+    if len({_markup(page, parent) for parent, _records in subtrees}) == 1:
+        mine = _unique([r for _parent, records in subtrees for r in records])
+        if len(mine) >= len(single):
+            return mine, "one_list"
+        return list(single), "single_page"
     return [], "none"
 
 
