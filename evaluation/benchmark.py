@@ -170,7 +170,8 @@ def list_step(dataset: Dataset) -> dict:
         confirmed_ms.append((time.perf_counter() - t0) * 1e3)
     return {"dataset": dataset.name, "pages": len(floor), "lxml_parse_ms_median": _median(floor),
             "single_page_ms_median": _median(single_ms),
-            "confirmed_ms_median": _median(confirmed_ms), "classify_ms_median": _median(classify_ms)}
+            "confirmed_ms_median": _median(confirmed_ms),
+            "classify_ms_median": _median(classify_ms)}
 
 
 def _parsed_sibling(sibling, parsed: dict):

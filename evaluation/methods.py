@@ -242,13 +242,13 @@ def confirmed_list_records(page, classes, sibling: bytes | None, confirmed_recor
     """PSNT with ``sibling`` where its wrapper finds records, else ``confirmed_records`` over the
     page alone; the records and which rule gave them."""
     from extractors import parse_page
-    from extractors.pageinfo import _psnt
+    from extractors.pageinfo import psnt_records
 
     if sibling is not None:
-        records = _psnt(page, parse_page(sibling))
+        records = psnt_records(page, parse_page(sibling))
         if records:
             return records, "psnt"
-    return confirmed_records(page, classes, _psnt(page, None))
+    return confirmed_records(page, classes, psnt_records(page, None))
 
 
 def run_all_links(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
@@ -329,7 +329,7 @@ def resolve_methods(names: str | list[str]) -> list[MethodSpec]:
     >>> resolve_methods("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown method 'nope'; known methods: all_links, attenuation, confirmed, default, ...
+    ValueError: unknown method 'nope'; known methods: all_links, attenuation, confirmed, ...
     """
     specs = method_specs()
     wanted = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]

@@ -22,12 +22,12 @@ from extractors.listrecords import Record, link_title, base_url, build_record
 from extractors.page import Page
 from extractors.tagpaths import link_href
 
-__all__ = ["PageInfo", "combined_records", "confirmed_records", "dwsie_records", "dwsie_subtree_records",
-           "page_info", "paper_shape"]
+__all__ = ["PageInfo", "combined_records", "confirmed_records", "dwsie_records",
+           "dwsie_subtree_records", "page_info", "paper_shape", "psnt_records"]
 
 
-#: A list node's title link has at least this many words (:func:`extractors.dwsie.information_length`:
-#: a CJK character is a word); a shorter first link ("[社会]", "AI", "More") is a label before the
+#: A list node's title link has at least this many words (a CJK character is a word:
+#: :func:`extractors.dwsie.information_length`); a shorter first link ("[社会]", "AI", "More") is a label before the
 #: headline and gives way to the node's first link that has as many. Measured in docs/evaluation.md,
 #: "List records at precision 0.95".
 TITLE_MIN_WORDS = 3
@@ -35,7 +35,8 @@ TITLE_MIN_WORDS = 3
 
 def dwsie_records(page: Page, classes: NodeClasses) -> list[Record]:
     """One record per list node of every list subtree (largest subtree first), deduplicated by URL."""
-    return _unique([r for _parent, records in dwsie_subtree_records(page, classes) for r in records])
+    subtrees = dwsie_subtree_records(page, classes)
+    return _unique([r for _parent, records in subtrees for r in records])
 
 
 def dwsie_subtree_records(page: Page, classes: NodeClasses) -> list[tuple[int, list[Record]]]:
@@ -134,17 +135,19 @@ def combined_records(page: Page, classes: NodeClasses, sibling: Page | None) -> 
     else PSNT's wrapper induced from the page alone (the crawl's single-page fallback); the records
     and which method gave them (``psnt`` / ``dwsie`` / ``psnt_single`` / ``none``)."""
     if sibling is not None:
-        records = _psnt(page, sibling)
+        records = psnt_records(page, sibling)
         if records:
             return records, "psnt"
     records = dwsie_records(page, classes)
     if records:
         return records, "dwsie"
-    records = _psnt(page, None)
+    records = psnt_records(page, None)
     return records, "psnt_single" if records else "none"
 
 
-def _psnt(page: Page, sibling: Page | None) -> list[Record]:
+def psnt_records(page: Page, sibling: Page | None) -> list[Record]:
+    """The records of a PSNT wrapper induced from ``page`` and ``sibling`` (from ``page`` alone
+    when None) and applied to ``page``; none when induction finds no wrapper."""
     from extractors.psnt import apply_wrapper, induce_wrapper
 
     induced = induce_wrapper(page, sibling)

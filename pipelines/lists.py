@@ -22,7 +22,7 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
    alone agree on (:func:`extractors.pageinfo.confirmed_records`: event ``confirmed``; the
    single-page wrapper's records, event ``single_page``, where DWSIE finds no list; none where the
    two disagree). Measured on the 80 annotated list pages (docs/evaluation.md, "List records at
-   precision 0.95"): pooled record P / R / F1 0.940 / 0.539 / 0.685 → 0.956 / 0.711 / 0.816.
+   precision 0.95"): pooled record P / R / F1 0.940 / 0.539 / 0.685 → 0.959 / 0.734 / 0.832.
    With ``confirmed`` off and ``single_page`` on (setting ``NEWSCRAWL_WRAPPERS_SINGLE_PAGE``), where
    there is no sibling, a wrapper induced from this page alone
    (``psnt.induce_wrapper(page, None)``: the structure analysis without shared-link removal) is
@@ -33,7 +33,8 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
 
 A store error (Redis down, a disk full) never stops the page: it is counted (``store_error``) and the
 page goes on without the stored wrapper. The outcome's ``event`` is one of ``applied``,
-``induced``, ``reinduced``, ``dwsie``, ``confirmed``, ``single_page`` or ``none`` (then ``reason`` says why), the stats the
+``induced``, ``reinduced``, ``dwsie``, ``confirmed``, ``single_page`` or
+``none`` (then ``reason`` says why), the stats the
 extract pipeline counts under ``newscrawl/wrappers/``.
 """
 
@@ -87,7 +88,8 @@ NO_SIBLING = "no sibling list page to induce a wrapper from"
 SINGLE_PAGE = "records from a wrapper induced from this page alone, not stored"
 DWSIE_RECORDS = "records from DWSIE's list nodes (paper 002)"
 CONFIRMED_RECORDS = "records DWSIE's list nodes and a wrapper induced from this page alone agree on"
-CONFIRMED_NONE = "DWSIE's list nodes and a wrapper induced from this page alone disagree: no records"
+CONFIRMED_NONE = ("DWSIE's list nodes and a wrapper induced from this page alone disagree: "
+                  "no records")
 LOCK_STRIPES = 64
 
 
@@ -96,7 +98,8 @@ class ListOutcome:
     """What :func:`list_records` did on one list page."""
 
     records: list[dict[str, Any]]
-    event: str  # "applied" | "induced" | "reinduced" | "dwsie" | "confirmed" | "single_page" | "none"
+    # "applied" | "induced" | "reinduced" | "dwsie" | "confirmed" | "single_page" | "none"
+    event: str
     reason: str | None
     wrapper: StoredWrapper | None = None
     drift: str | None = None  # why a known wrapper no longer matched

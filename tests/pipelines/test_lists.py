@@ -103,7 +103,8 @@ def test_confirmed_fallback_publishes_dwsie_list_where_the_single_page_wrapper_m
     store = MemoryWrapperStore()
     outcome = list_records(store, "georgjensen.com/en-us/jewelry/<slug>", page, None, MAX,
                            single_page=True, confirmed=True)
-    assert outcome.event == "confirmed" and outcome.reason.endswith(f"{CONFIRMED_RECORDS} (one_list)")
+    assert outcome.event == "confirmed"
+    assert outcome.reason.endswith(f"{CONFIRMED_RECORDS} (one_list)")
     found = {r["url"] for r in outcome.records}
     wanted = {urljoin(url, r["href"]) for r in gold["records"]}
     assert len(found & wanted) >= 0.85 * len(wanted) and len(found & wanted) >= 0.85 * len(found)
