@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import urljoin
 
 from extractors.dwsie import NodeClasses, NodeModel, classify_nodes, information_length
-from extractors.listrecords import Record, link_title, base_url, build_record
+from extractors.listrecords import Record, base_url, build_record, link_title
 from extractors.page import Page
 from extractors.tagpaths import link_href
 
@@ -27,9 +27,9 @@ __all__ = ["PageInfo", "combined_records", "confirmed_records", "dwsie_records",
 
 
 #: A list node's title link has at least this many words (a CJK character is a word:
-#: :func:`extractors.dwsie.information_length`); a shorter first link ("[社会]", "AI", "More") is a label before the
-#: headline and gives way to the node's first link that has as many. Measured in docs/evaluation.md,
-#: "List records at precision 0.95".
+#: :func:`extractors.dwsie.information_length`); a shorter first link ("[社会]", "AI", "More") is
+#: a label before the headline and gives way to the node's first link that has as many. Measured
+#: in docs/evaluation.md, "List records at precision 0.95".
 TITLE_MIN_WORDS = 3
 
 
