@@ -9,7 +9,11 @@ once per template and kept), under the default sibling policy (used on CJK pages
 every page, each over the lxml parse of the same pages; the median ms of paper 001's SVM (:mod:`extractors.svm_fields`: features and both stages for
 all four fields, on the already parsed page) and the fields step plus it over the floor; with
 ``--memory``, the peak resident memory of one process extracting the dataset's largest
-page; with ``--lcs-scaling``, LCS time and peak traced memory by tree size.
+page; with ``--lcs-scaling``, LCS time and peak traced memory by tree size. With ``--list-step``,
+only the crawl's list fallback (no two-page wrapper) on the pages with gold records: the median
+ms of the single-page PSNT wrapper alone (induce + apply) and of the confirmed records
+(DWSIE's node classes and list records + the single-page wrapper, the default since
+2026-11-26), both on the already parsed page, beside the lxml parse.
 """
 
 from __future__ import annotations
@@ -53,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="peak RSS of a fresh process extracting each set's largest page")
     parser.add_argument("--lcs-scaling", action="store_true",
                         help="LCS time and peak traced memory by tree size")
+    parser.add_argument("--list-step", action="store_true",
+                        help="time only the crawl's list fallback on the pages with gold records: "
+                             "single-page wrapper alone against the confirmed records")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE")
     parser.set_defaults(func=run, run=run)
     return parser
@@ -62,6 +69,15 @@ def run(args: argparse.Namespace) -> int:
     trafilatura = None if args.no_peers else _import_trafilatura()
     results = []
     for name in args.datasets:
+        if args.list_step:
+            dataset = load_dataset(resolve_dataset_dir(name), limit=args.limit, only="records")
+            row = list_step(dataset)
+            results.append(row)
+            print(f"{row['dataset']}: {row['pages']} list pages | lxml parse "
+                  f"{row['lxml_parse_ms_median']} ms | single-page wrapper "
+                  f"{row['single_page_ms_median']} ms | confirmed {row['confirmed_ms_median']} ms "
+                  f"(classify {row['classify_ms_median']} ms)")
+            continue
         dataset = load_dataset(resolve_dataset_dir(name), limit=args.limit)
         row = bench_dataset(dataset, trafilatura)
         if args.memory:
@@ -126,6 +142,36 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
     row["fields_with_svm_over_parse"] = _ratio(_median(with_svm) if with_svm else None,
                                                row["lxml_parse_ms_median"])
     return row
+
+
+def list_step(dataset: Dataset) -> dict:
+    """Median ms of the crawl's list fallback on each page (parsed once, outside the timings): the
+    single-page wrapper alone (the fallback before 2026-11-26) and the confirmed records."""
+    from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.pageinfo import confirmed_records
+    from extractors.psnt import apply_wrapper, induce_wrapper
+
+    model = default_node_model()
+    floor, single_ms, confirmed_ms, classify_ms = [], [], [], []
+
+    def single_page(page):
+        induced = induce_wrapper(page, None)
+        return list(apply_wrapper(induced.wrapper, page).records) if induced.wrapper else []
+
+    for page in dataset.evaluated():
+        html = page.read_bytes()
+        floor.append(_ms(lambda: lxml_html.fromstring(html)))
+        parsed = parse_page(html, url=page.url)
+        single_ms.append(_ms(lambda: single_page(parsed)))
+        t0 = time.perf_counter()
+        classes = classify_nodes(parsed, model)
+        classify_ms.append((time.perf_counter() - t0) * 1e3)
+        confirmed_records(parsed, classes, single_page(parsed))
+        confirmed_ms.append((time.perf_counter() - t0) * 1e3)
+    return {"dataset": dataset.name, "pages": len(floor), "lxml_parse_ms_median": _median(floor),
+            "single_page_ms_median": _median(single_ms),
+            "confirmed_ms_median": _median(confirmed_ms),
+            "classify_ms_median": _median(classify_ms)}
 
 
 def _parsed_sibling(sibling, parsed: dict):

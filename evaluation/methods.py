@@ -70,7 +70,7 @@ def run_default(html: bytes, url: str | None, sibling: bytes | None) -> Predicti
     """The full chain as users get it: ``extractors.extract(...).to_dict()``, given the sibling a
     crawl would pair the page with (used on CJK pages only, the library's default); on a page it
     types ``list``, the records the crawl's list step gives with its default settings (PSNT with
-    the sibling, else PSNT on the page alone)."""
+    the sibling, else the records DWSIE's list subtrees and PSNT on the page alone agree on)."""
     return _chain_prediction(html, url, sibling, _policy())
 
 
@@ -120,9 +120,22 @@ def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, polic
     pred["field_coverage"] = {name: bool(found.get(name)) for name in FIELD_NAMES}
     pred["timings_ms"] = found.get("timings_ms", {})
     if found.get("page_type") == "list":  # the crawl's list step (pipelines/lists.py, defaults):
-        # PSNT with the sibling, else PSNT on the page alone; no records on pages typed otherwise
-        pred["records"] = _psnt_prediction(html, url, sibling)["records"]
+        # PSNT with the sibling, else the records DWSIE's list subtrees and PSNT on the page alone
+        # agree on; no records on pages typed otherwise
+        pred["records"] = [r.to_dict() for r in _crawl_list_records(html, url, sibling)]
     return pred
+
+
+def _crawl_list_records(html: bytes, url: str | None, sibling: bytes | None) -> list:
+    """The records of the crawl's list step with its default settings on a page with no stored
+    wrapper: :func:`confirmed_list_records`."""
+    from extractors import parse_page
+    from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.pageinfo import confirmed_records
+
+    page = parse_page(html, url=url)
+    classes = classify_nodes(page, default_node_model())
+    return confirmed_list_records(page, classes, sibling, confirmed_records)[0]
 
 
 def run_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
@@ -189,20 +202,30 @@ def run_dwsie_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Predi
     return _dwsie_prediction(html, url, sibling, combine=True)
 
 
-def _dwsie_prediction(html: bytes, url: str | None, sibling: bytes | None, combine: bool
+def run_confirmed(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
+    """DWSIE's page type; list records (on every page, as ``dwsie``) from PSNT's wrapper induced
+    with another list page of the group where it finds records, else the records DWSIE's list
+    subtrees and PSNT's wrapper induced from the page alone agree on
+    (:func:`extractors.pageinfo.confirmed_records`)."""
+    return _dwsie_prediction(html, url, sibling, combine="confirmed")
+
+
+def _dwsie_prediction(html: bytes, url: str | None, sibling: bytes | None, combine: bool | str
                       ) -> Prediction:
     import time
 
     from extractors import parse_page
     from extractors.dwsie import classify_nodes, default_node_model
-    from extractors.pageinfo import combined_records, dwsie_records
+    from extractors.pageinfo import combined_records, confirmed_records, dwsie_records
 
     t0 = time.perf_counter()
     page = parse_page(html, url=url)
     t1 = time.perf_counter()
     classes = classify_nodes(page, default_node_model())
     t2 = time.perf_counter()
-    if combine:
+    if combine == "confirmed":
+        records, by = confirmed_list_records(page, classes, sibling, confirmed_records)
+    elif combine:
         other = parse_page(sibling) if sibling is not None else None
         records, by = combined_records(page, classes, other)
     else:
@@ -213,6 +236,19 @@ def _dwsie_prediction(html: bytes, url: str | None, sibling: bytes | None, combi
     return {"page_type": classes.page_type, "records": [r.to_dict() for r in records],
             "outcome": f"{classes.page_type} (paper's rule: {classes.paper_page_type}); "
                        f"records by {by}", "timings_ms": timings}
+
+
+def confirmed_list_records(page, classes, sibling: bytes | None, confirmed_records):
+    """PSNT with ``sibling`` where its wrapper finds records, else ``confirmed_records`` over the
+    page alone; the records and which rule gave them."""
+    from extractors import parse_page
+    from extractors.pageinfo import psnt_records
+
+    if sibling is not None:
+        records = psnt_records(page, parse_page(sibling))
+        if records:
+            return records, "psnt"
+    return confirmed_records(page, classes, psnt_records(page, None))
 
 
 def run_all_links(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
@@ -274,6 +310,11 @@ def method_specs() -> dict[str, MethodSpec]:
                    needs_sibling=True, sibling_types=("list",),
                    description="DWSIE page type; records by PSNT with another list page of the "
                                "group where it finds some, else DWSIE's list nodes"),
+        MethodSpec("confirmed", run_confirmed, frozenset({"page_type", "records"}),
+                   needs_sibling=True, sibling_types=("list",),
+                   description="DWSIE page type; records by PSNT with another list page of the "
+                               "group where it finds some, else those DWSIE's list subtrees and "
+                               "PSNT on the page alone agree on"),
         MethodSpec("all_links", run_all_links, frozenset({"records"}),
                    description="baseline: every link of the page is a record"),
     )
@@ -288,7 +329,7 @@ def resolve_methods(names: str | list[str]) -> list[MethodSpec]:
     >>> resolve_methods("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown method 'nope'; known methods: all_links, attenuation, default, default_always, ...
+    ValueError: unknown method 'nope'; known methods: all_links, attenuation, confirmed, ...
     """
     specs = method_specs()
     wanted = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]

@@ -40,7 +40,7 @@ from urllib.parse import urljoin
 from extractors.page import Page
 from extractors.tagpaths import link_href, normalise_space
 
-__all__ = ["DATE_PATTERNS", "Record", "base_url", "build_record"]
+__all__ = ["DATE_PATTERNS", "Record", "base_url", "build_record", "link_title"]
 
 _MONTHS = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
            r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
@@ -104,7 +104,7 @@ def build_record(page: Page, rows: tuple[int, int], segments: tuple[int, int], l
         href = link_href(nodes.elements[row])
         if href is None:
             continue
-        text = _link_title(page, row)
+        text = link_title(page, row)
         if url is None:
             url = urljoin(base, href) if base else href
         if text:
@@ -118,7 +118,9 @@ def build_record(page: Page, rows: tuple[int, int], segments: tuple[int, int], l
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
-def _link_title(page: Page, row: int) -> str:
+def link_title(page: Page, row: int) -> str:
+    """The title a link gives its record: its first heading's text, else its text, else its
+    ``title`` attribute or an image's ``alt``; "" when it has none."""
     nodes = page.nodes
     for inner in range(row + 1, int(nodes.end[row]) + 1):
         if nodes.tag[inner] in _HEADINGS and nodes.text[inner] > 0:

@@ -16,17 +16,25 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
    induction found none: with ``dwsie`` on (setting ``NEWSCRAWL_LISTS_DWSIE``, off by default: an
    opt-in, its precision is under the crawl's 0.95), the records of
    DWSIE's list nodes (paper 002, :mod:`extractors.pageinfo`; measured on the 80 annotated list
-   pages, docs/evaluation.md "DWSIE": pooled record F1 0.685 → 0.806, precision 0.940 → 0.854);
-   where they give none, with ``single_page`` on (setting ``NEWSCRAWL_WRAPPERS_SINGLE_PAGE``), a
-   wrapper induced from this page alone
+   pages, docs/evaluation.md "DWSIE": pooled record F1 0.685 → 0.806, precision 0.940 → 0.854).
+   Else, with ``confirmed`` on (setting ``NEWSCRAWL_LISTS_CONFIRMED``, on by default; it needs
+   ``single_page`` on too), the records DWSIE's list subtrees and a wrapper induced from this page
+   alone agree on (:func:`extractors.pageinfo.confirmed_records`: event ``confirmed``; the
+   single-page wrapper's records, event ``single_page``, where DWSIE finds no list; none where the
+   two disagree). Measured on the 80 annotated list pages (docs/evaluation.md, "List records at
+   precision 0.95"): pooled record P / R / F1 0.940 / 0.539 / 0.685 → 0.959 / 0.734 / 0.832.
+   With ``confirmed`` off and ``single_page`` on (setting ``NEWSCRAWL_WRAPPERS_SINGLE_PAGE``), where
+   there is no sibling, a wrapper induced from this page alone
    (``psnt.induce_wrapper(page, None)``: the structure analysis without shared-link removal) is
    applied once to this page and NOT stored, so a later page of the template still induces a real
-   two-page wrapper. Measured on the 84 annotated list pages (docs/evaluation.md, ``psnt_fallback``)
-   it raises pooled record F1 over all pages from 0.366 (two-page only) to 0.661 at P 0.952.
+   two-page wrapper (the single-page wrapper of ``confirmed`` is not stored either). Measured on
+   the 84 annotated list pages (docs/evaluation.md, ``psnt_fallback``) it raises pooled record F1
+   over all pages from 0.366 (two-page only) to 0.661 at P 0.952.
 
 A store error (Redis down, a disk full) never stops the page: it is counted (``store_error``) and the
 page goes on without the stored wrapper. The outcome's ``event`` is one of ``applied``,
-``induced``, ``reinduced``, ``dwsie``, ``single_page`` or ``none`` (then ``reason`` says why), the stats the
+``induced``, ``reinduced``, ``dwsie``, ``confirmed``, ``single_page`` or
+``none`` (then ``reason`` says why), the stats the
 extract pipeline counts under ``newscrawl/wrappers/``.
 """
 
@@ -79,6 +87,9 @@ MAX_RECORDS_PER_LIST = 5_000
 NO_SIBLING = "no sibling list page to induce a wrapper from"
 SINGLE_PAGE = "records from a wrapper induced from this page alone, not stored"
 DWSIE_RECORDS = "records from DWSIE's list nodes (paper 002)"
+CONFIRMED_RECORDS = "records DWSIE's list nodes and a wrapper induced from this page alone agree on"
+CONFIRMED_NONE = ("DWSIE's list nodes and a wrapper induced from this page alone disagree: "
+                  "no records")
 LOCK_STRIPES = 64
 
 
@@ -87,7 +98,8 @@ class ListOutcome:
     """What :func:`list_records` did on one list page."""
 
     records: list[dict[str, Any]]
-    event: str  # "applied" | "induced" | "reinduced" | "dwsie" | "single_page" | "none"
+    # "applied" | "induced" | "reinduced" | "dwsie" | "confirmed" | "single_page" | "none"
+    event: str
     reason: str | None
     wrapper: StoredWrapper | None = None
     drift: str | None = None  # why a known wrapper no longer matched
@@ -127,6 +139,7 @@ def list_records(
     no_sibling: str | None = None,
     max_records: int = MAX_RECORDS_PER_LIST,
     dwsie: bool = False,
+    confirmed: bool = False,
 ) -> ListOutcome:
     """The records of list ``page`` of template ``key`` (steps in the module docstring);
     ``no_sibling`` is the pairing's reason for ``sibling`` being None. At most ``max_records`` + 1
@@ -148,11 +161,16 @@ def list_records(
             f"wrapper no longer matches ({outcome.drift}); {NO_SIBLING}"
         )
         if not kept and not (dwsie and _dwsie(page, no_sibling, outcome, limit)) and single_page:
-            _single_page(key, page, no_sibling, outcome, limit)
+            if confirmed:
+                _confirmed(key, page, no_sibling, outcome, limit)
+            else:
+                _single_page(key, page, no_sibling, outcome, limit)
     else:
         _induce(stores, key, page, sibling, max_bytes, outcome, replacing=known, limit=limit)
         if not outcome.records and dwsie:
             _dwsie(page, None, outcome, limit)
+        if not outcome.records and confirmed and single_page:
+            _confirmed(key, page, None, outcome, limit)
     outcome.timings_ms["psnt"] = _ms(started)
     return outcome
 
@@ -175,6 +193,41 @@ def _dwsie(page: Page, no_sibling: str | None, outcome: ListOutcome, limit: int)
     outcome.records = [r.to_dict() for r in records]
     outcome.event, outcome.reason = "dwsie", f"{why}; {DWSIE_RECORDS}"
     return True
+
+
+def _confirmed(key: str, page: Page, no_sibling: str | None, outcome: ListOutcome,
+               limit: int) -> None:
+    """Step 3 with ``confirmed`` on: the records DWSIE's list subtrees and a wrapper induced from
+    ``page`` alone agree on (:func:`extractors.pageinfo.confirmed_records`); the single-page
+    wrapper's records as before where DWSIE finds no list; none where the two disagree."""
+    from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.modelio import ModelError
+    from extractors.pageinfo import confirmed_records
+
+    try:
+        model = default_node_model()
+    except ModelError as exc:  # a broken install: say so, go on with the single-page wrapper
+        logger.warning("DWSIE model unusable, single-page wrapper alone: %s", exc)
+        _single_page(key, page, no_sibling, outcome, limit)
+        return
+    why = f"{outcome.reason} ({no_sibling})" if no_sibling else outcome.reason
+    induction = psnt.induce_wrapper(page, None)
+    single: list = []
+    if induction.wrapper is not None:
+        application = psnt.apply_wrapper(induction.wrapper, page, limit)
+        if application.reason is None:
+            single = list(application.records)
+    records, by = confirmed_records(page, classify_nodes(page, model), single)
+    if not records:
+        outcome.reason = f"{why}; {CONFIRMED_NONE}"
+        return
+    outcome.records = [r.to_dict() for r in records[:limit]]
+    if induction.wrapper is not None:
+        outcome.wrapper = StoredWrapper.of(key, induction.wrapper, [page.url])
+    if by == "single_page":
+        outcome.event, outcome.reason = "single_page", f"{why}; {SINGLE_PAGE}"
+    else:
+        outcome.event, outcome.reason = "confirmed", f"{why}; {CONFIRMED_RECORDS} ({by})"
 
 
 def _apply_known(
@@ -261,7 +314,8 @@ def news_list_item(
     identity = ItemIdentity.of(page, "list", extraction.get("canonical_url"))
     return NewsList(
         identity, extraction.get("title"), extraction.get("language"), outcome.records, {
-            "method": {"single_page": "psnt_single", "dwsie": "dwsie"}.get(outcome.event, "psnt"),
+            "method": {"single_page": "psnt_single", "dwsie": "dwsie",
+                       "confirmed": "confirmed"}.get(outcome.event, "psnt"),
             "wrapper": None if stored is None else {
                 "key": stored.key,
                 "notation": stored.notation,
@@ -293,6 +347,7 @@ class ListStage:
         self.board = RecordBoard()  # the spider reads it through the extract pipeline
         self.single_page = crawler.settings.getbool("NEWSCRAWL_WRAPPERS_SINGLE_PAGE", True)
         self.dwsie = crawler.settings.getbool("NEWSCRAWL_LISTS_DWSIE", False)
+        self.confirmed = crawler.settings.getbool("NEWSCRAWL_LISTS_CONFIRMED", True)
         self.max_records = crawler.settings.getint(
             "NEWSCRAWL_MAX_RECORDS_PER_LIST", MAX_RECORDS_PER_LIST
         )
@@ -333,7 +388,8 @@ class ListStage:
         key = item.get("template_key") or ""
         outcome = await run_in_thread(
             _locked_records, self._locks[hash(key) % len(self._locks)], self.store, key, page,
-            (sibling, no_sibling, self.single_page, self.dwsie), max_bytes, self.max_records,
+            (sibling, no_sibling, self.single_page, self.dwsie, self.confirmed), max_bytes,
+            self.max_records,
         )
         if len(outcome.records) > self.max_records:
             logger.info("capped %s: %d records, kept %d", item["url"], len(outcome.records),
@@ -389,12 +445,14 @@ def _locked_records(
     store: WrapperStore | None,
     key: str,
     page: Page,
-    pairing: tuple[StoredPage | None, str | None, bool, bool],
+    pairing: tuple[StoredPage | None, str | None, bool, bool, bool],
     max_bytes: int,
     max_records: int = MAX_RECORDS_PER_LIST,
 ) -> ListOutcome:
     """:func:`list_records` under the template's lock (worker thread); ``pairing`` is (sibling,
-    the pairing's reason when there is none, single-page fallback on, DWSIE fallback on)."""
+    the pairing's reason when there is none, single-page fallback on, DWSIE fallback on, confirmed
+    fallback on)."""
     with lock:
         return list_records(store, key, page, pairing[0], max_bytes, single_page=pairing[2],
-                            no_sibling=pairing[1], max_records=max_records, dwsie=pairing[3])
+                            no_sibling=pairing[1], max_records=max_records, dwsie=pairing[3],
+                            confirmed=pairing[4])

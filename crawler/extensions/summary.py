@@ -101,13 +101,18 @@ def wrappers_text(wrappers: dict[str, int]) -> str:
 records 160, records_requested 150, drifted 1'
     >>> wrappers_text({"induced": 1, "applied": 1, "single_page": 1, "records": 38})
     'induced 1, reinduced 0, applied 1, single_page 1, none 0, records 38'
+    >>> wrappers_text({"confirmed": 2, "single_page": 1, "records": 70})
+    'induced 0, reinduced 0, applied 0, confirmed 2, single_page 1, none 0, records 70'
     >>> wrappers_text({})
     'induced 0, reinduced 0, applied 0, none 0, records 0'
     """
     none = {k.removeprefix("none/"): v for k, v in wrappers.items() if k.startswith("none/")}
     parts = [f"{k} {wrappers.get(k, 0)}" for k in ("induced", "reinduced", "applied")]
-    if wrappers.get("single_page"):  # pages with no sibling: a wrapper of the page alone, not kept
-        parts.append(f"single_page {wrappers['single_page']}")
+    # pages with no wrapper holding: DWSIE's list nodes (opt-in), the records DWSIE and a wrapper
+    # of the page alone agree on, that wrapper alone (neither kept)
+    for event in ("dwsie", "confirmed", "single_page"):
+        if wrappers.get(event):
+            parts.append(f"{event} {wrappers[event]}")
     parts.append(f"none {sum(none.values())}")
     if none:
         parts[-1] += " (" + ", ".join(f"{k} {v}" for k, v in none.items()) + ")"

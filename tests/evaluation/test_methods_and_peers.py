@@ -9,8 +9,8 @@ from evaluation.runner import peer_tool
 
 
 def test_unknown_method_lists_the_known_ones():
-    with pytest.raises(ValueError, match="known methods: all_links, attenuation, default, "
-                                         "default_always, default_svm, dwsie, dwsie_psnt, lcs, psnt, "
+    with pytest.raises(ValueError, match="known methods: all_links, attenuation, confirmed, "
+                                         "default, default_always, default_svm, dwsie, dwsie_psnt, lcs, psnt, "
                                          "psnt_fallback, psnt_single, svm"):
         methods.resolve_methods("attenuation,bogus")
 

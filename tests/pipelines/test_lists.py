@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from extractors import parse_page
 from pipelines.extract import ExtractPipeline
-from pipelines.lists import DWSIE_RECORDS, NO_SIBLING, list_records
+from pipelines.lists import CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
 from pipelines.siblings import StoredPage
 from pipelines.wrappers import FileWrapperStore, MemoryWrapperStore
 from tests.pipelines.helpers import build, make_crawler, run_pipeline
@@ -89,6 +90,27 @@ def test_dwsie_list_nodes_come_before_the_single_page_wrapper() -> None:
     gold = gold_urls("wcxb_dev-0651.html")
     assert len(found & gold) >= 0.8 * len(gold) and len(found & gold) >= 0.8 * len(found)
     assert store.get(KEY) is None  # nothing stored: the next page still induces a wrapper
+
+
+def test_confirmed_fallback_publishes_dwsie_list_where_the_single_page_wrapper_misses() -> None:
+    """The crawl's default without a sibling on a real page (wcxb_dev 4394, CC-BY-4.0) whose
+    single-page wrapper picks the SEO text under the product grid (0 of 6 right): DWSIE's one list
+    gives the annotated tiles instead, and nothing is stored."""
+    gold = next(json.loads(line) for line in (FIXTURES / "gold.jsonl").read_text(
+        encoding="utf-8").splitlines() if json.loads(line)["file"] == "wcxb_dev-4394.html")
+    url = gold["url"]
+    page = parse_page(body("wcxb_dev-4394.html"), url=url)
+    store = MemoryWrapperStore()
+    outcome = list_records(store, "georgjensen.com/en-us/jewelry/<slug>", page, None, MAX,
+                           single_page=True, confirmed=True)
+    assert outcome.event == "confirmed"
+    assert outcome.reason.endswith(f"{CONFIRMED_RECORDS} (one_list)")
+    found = {r["url"] for r in outcome.records}
+    wanted = {urljoin(url, r["href"]) for r in gold["records"]}
+    assert len(found & wanted) >= 0.85 * len(wanted) and len(found & wanted) >= 0.85 * len(found)
+    assert store.get("georgjensen.com/en-us/jewelry/<slug>") is None
+    old = list_records(MemoryWrapperStore(), "k", page, None, MAX, single_page=True)
+    assert old.event == "single_page" and not {r["url"] for r in old.records} & wanted
 
 
 def test_single_page_fallback_leaves_a_drifted_wrappers_records_alone() -> None:
@@ -192,8 +214,10 @@ def test_redis_outage_never_loses_the_list_page(redis_server_factory) -> None:
     (news,) = run_pipeline(pipeline, [list_item(FIRST, f"{SITE}/Parts?p=2")])
     assert news["page_type"] == "list"
     assert news["extraction"]["sibling"]["reason"] == "sibling store unavailable"
-    # no wrapper and no sibling: the page still gets its records from a single-page wrapper
-    assert news["extraction"]["event"] == "single_page"
+    # no wrapper and no sibling: the page still gets its records, those DWSIE's list nodes and a
+    # single-page wrapper agree on (the crawl's default)
+    assert news["extraction"]["event"] == "confirmed"
+    assert news["extraction"]["method"] == "confirmed"
     assert {r["url"] for r in news["records"]} == gold_urls("wcxb_dev-0651.html")
     stats = crawler.stats.get_stats()
     assert stats["newscrawl/wrappers/store_errors"] >= 1

@@ -99,12 +99,13 @@ def test_list_pages_are_paired_and_become_news_lists() -> None:
     item = page_item("gerapy_listdetail-00059.html")
     item["route"] = "list"
     (news,) = run_pipeline(extract, [item])
-    # no sibling: the single-page fallback (pipelines/lists.py) gives the records
-    assert news["page_type"] == "list" and news["extraction"]["method"] == "psnt_single"
+    # no sibling: the fallback (pipelines/lists.py) gives the records DWSIE's list nodes and a
+    # single-page wrapper agree on
+    assert news["page_type"] == "list" and news["extraction"]["method"] == "confirmed"
     assert news["extraction"]["sibling"] == {"url": None, "used": False, "reason": NO_LINK}
     assert news["records"] and "body" not in news
     assert stat(crawler, "none/no_same_template_link") == 1
-    assert crawler.stats.get_value("newscrawl/wrappers/single_page") == 1
+    assert crawler.stats.get_value("newscrawl/wrappers/confirmed") == 1
 
 
 def test_list_page_without_sibling_has_no_records_with_the_fallback_off() -> None:
