@@ -23,7 +23,7 @@ from evaluation.listmetrics import record_counts, record_key
 from evaluation.methods import confirmed_list_records
 from extractors import parse_page
 from extractors.dwsie import classify_nodes, default_node_model
-from extractors.pageinfo import confirmed_records, dwsie_subtree_records, psnt_records
+from extractors.pageinfo import dwsie_subtree_records, psnt_records
 
 __all__ = ["main", "page_rows"]
 
@@ -51,7 +51,7 @@ def page_rows(folder: str | Path, limit: int | None = None) -> list[dict]:
         page = parse_page(html, url=gold_page.url)
         classes = classify_nodes(page, model)
         before = psnt_records(page, parse_page(sibling_html) if sibling_html else None)
-        after, rule = confirmed_list_records(page, classes, sibling_html, confirmed_records)
+        after, rule = confirmed_list_records(page, classes, sibling_html)
         subtrees, dwsie = [], []
         for parent, records in dwsie_subtree_records(page, classes):
             wrong = [r for r in records if record_key(r.url, base) not in gold_keys]

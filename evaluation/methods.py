@@ -131,11 +131,10 @@ def _crawl_list_records(html: bytes, url: str | None, sibling: bytes | None) -> 
     wrapper: :func:`confirmed_list_records`."""
     from extractors import parse_page
     from extractors.dwsie import classify_nodes, default_node_model
-    from extractors.pageinfo import confirmed_records
 
     page = parse_page(html, url=url)
     classes = classify_nodes(page, default_node_model())
-    return confirmed_list_records(page, classes, sibling, confirmed_records)[0]
+    return confirmed_list_records(page, classes, sibling)[0]
 
 
 def run_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:
@@ -216,7 +215,7 @@ def _dwsie_prediction(html: bytes, url: str | None, sibling: bytes | None, combi
 
     from extractors import parse_page
     from extractors.dwsie import classify_nodes, default_node_model
-    from extractors.pageinfo import combined_records, confirmed_records, dwsie_records
+    from extractors.pageinfo import combined_records, dwsie_records
 
     t0 = time.perf_counter()
     page = parse_page(html, url=url)
@@ -224,7 +223,7 @@ def _dwsie_prediction(html: bytes, url: str | None, sibling: bytes | None, combi
     classes = classify_nodes(page, default_node_model())
     t2 = time.perf_counter()
     if combine == "confirmed":
-        records, by = confirmed_list_records(page, classes, sibling, confirmed_records)
+        records, by = confirmed_list_records(page, classes, sibling)
     elif combine:
         other = parse_page(sibling) if sibling is not None else None
         records, by = combined_records(page, classes, other)
@@ -238,17 +237,14 @@ def _dwsie_prediction(html: bytes, url: str | None, sibling: bytes | None, combi
                        f"records by {by}", "timings_ms": timings}
 
 
-def confirmed_list_records(page, classes, sibling: bytes | None, confirmed_records):
-    """PSNT with ``sibling`` where its wrapper finds records, else ``confirmed_records`` over the
-    page alone; the records and which rule gave them."""
+def confirmed_list_records(page, classes, sibling: bytes | None):
+    """:func:`extractors.pageinfo.crawl_records` with the sibling's bytes: PSNT with ``sibling``
+    where its wrapper finds records, else the confirmed records of the page alone; the records
+    and which rule gave them."""
     from extractors import parse_page
-    from extractors.pageinfo import psnt_records
+    from extractors.pageinfo import crawl_records
 
-    if sibling is not None:
-        records = psnt_records(page, parse_page(sibling))
-        if records:
-            return records, "psnt"
-    return confirmed_records(page, classes, psnt_records(page, None))
+    return crawl_records(page, classes, parse_page(sibling) if sibling is not None else None)
 
 
 def run_all_links(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:

@@ -22,7 +22,7 @@ from extractors.listrecords import Record, base_url, build_record, link_title
 from extractors.page import Page
 from extractors.tagpaths import link_href
 
-__all__ = ["PageInfo", "combined_records", "confirmed_records", "dwsie_records",
+__all__ = ["PageInfo", "combined_records", "confirmed_records", "crawl_records", "dwsie_records",
            "dwsie_subtree_records", "page_info", "paper_shape", "psnt_records"]
 
 
@@ -130,6 +130,18 @@ def _markup(page: Page, row: int) -> tuple[str, str]:
     return page.nodes.tag[row], " ".join(sorted(page.nodes.classes[row].split()))
 
 
+def crawl_records(page: Page, classes: NodeClasses, sibling: Page | None
+                  ) -> tuple[list[Record], str]:
+    """The records the crawl publishes for a list page with no stored wrapper: PSNT's records when
+    a wrapper induced with ``sibling`` finds some (``psnt``), else :func:`confirmed_records` over
+    the page alone. The service and ``newscrawl extract --format dwsie`` give the same."""
+    if sibling is not None:
+        records = psnt_records(page, sibling)
+        if records:
+            return records, "psnt"
+    return confirmed_records(page, classes, psnt_records(page, None))
+
+
 def combined_records(page: Page, classes: NodeClasses, sibling: Page | None) -> tuple[list[Record], str]:
     """PSNT's records when a wrapper induced with ``sibling`` finds some, else DWSIE's list nodes,
     else PSNT's wrapper induced from the page alone (the crawl's single-page fallback); the records
@@ -184,7 +196,7 @@ def page_info(document: bytes | str, model: NodeModel, url: str | None = None,
             other = None
     records, by = ([], "none")
     if classes.page_type == "list":
-        records, by = combined_records(page, classes, other)
+        records, by = crawl_records(page, classes, other)
     doc = None
     if article and classes.page_type == "article":
         found = extract(page, sibling=other).to_dict()
