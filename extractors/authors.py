@@ -53,7 +53,9 @@ _LABEL = re.compile(
     # account and teaser links read in author-marked boxes: "Sign In", "Learn More"
     r"sign\s+in|sign\s+up|log\s*in|log\s+out|anmelden|registrieren|learn\s+more|read\s+more|"
     r"mehr\s+erfahren|weiterlesen|passwort\s+vergessen|forgot\s+(?:your\s+)?password|"
-    r"(?:view|edit)\s+(?:source|history)|quelltext\s+anzeigen)"
+    r"(?:view|edit)\s+(?:\w+\s+)?(?:source|history)|quelltext\s+anzeigen|"
+    # "Publicado hace 2 horas" after a Spanish byline, its number split off
+    r"publicado(?:\s+(?:el|hace))?)"
     r"\b(?:\s+anzeigen)?\W*$")
 #: What follows a name in an author box: "X →", "X »", "X Alle Artikel", "X Follow", "X Shares",
 #: "X Stand: 05.", "X Posts: 1".

@@ -591,3 +591,27 @@ def test_phrases_and_other_sites_links_are_no_bylines() -> None:
                       b"control</div></body></html>")
     assert bylines.text_authors(page, ()) == []
     assert clean_authors(["View source", "Quelltext anzeigen"])[0] == []
+
+
+@pytest.mark.parametrize("name, names", [
+    ("wcxb_dev-00105.html", ["Brian Truitt"]),          # JSON-LD's author: "USA TODAY"
+    ("trafilatura_eval-00401.html", ["Emmanuelle Ducros"]),  # JSON-LD's author: "L'Opinion"
+])
+def test_the_byline_s_person_over_the_site_declared_as_author(name: str, names: list) -> None:
+    gold = fixture(name)
+    result = extract(page_bytes(gold), url=gold["url"])
+    assert result.fields.authors == names
+    assert result.fields.sources["authors"] == "text"
+
+
+def test_a_byline_naming_the_outlet_s_desk_leaves_the_site_as_author() -> None:
+    # bbc.com (readability_testpages): JSON-LD's author "BBC News", the byline "BBC Capital"
+    # (a word of the site's name): the declared site stays, as the gold has it.
+    gold = fixture("readability_testpages-00014.html")
+    result = extract(page_bytes(gold), url=gold.get("url"))
+    assert result.fields.authors == ["BBC News"]
+
+
+@pytest.mark.parametrize("value", ["View snippet source", "Publicado hace"])
+def test_more_labels_are_no_names(value: str) -> None:
+    assert clean_authors([f"Jane Roe, {value}"], ())[0] == ["Jane Roe"]
