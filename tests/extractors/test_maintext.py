@@ -437,3 +437,25 @@ def test_a_dateline_at_the_body_s_head_is_left_out():
         for k in range(8)) + b"<p>12 Feb 2019</p></article></body></html>"
     body = extract(page).body
     assert "11 Jan 2019" not in body and body.endswith("12 Feb 2019")
+
+
+def test_the_walk_passes_by_a_footer_wrapped_in_a_block_of_its_own():
+    # wcxb_dev (CC-BY-4.0): goshopia.com's product page (an Elementor theme) wraps its footer in
+    # ``div.page-footer-wrapper > div.page-footer > footer``; the footer's sections (written
+    # twice, for phones and desktops: reviews, shop links, contact) hold 8 000 of the page's
+    # 9 400 non-link characters, so the walk stepped into the wrapper, where the landmark was
+    # the only child, and the body was the footer's reviews (page F1 0).
+    gold, result = _extract("wcxb_dev-00586.html")
+    assert "What Our Clients say" not in result.body
+    assert "symbolizes creativity" in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.5
+
+
+def test_a_block_whose_text_is_all_in_a_footer_weighs_nothing_in_the_walk():
+    story = b"<div class=story><p>" + b"The river rose overnight in the old town. " * 8 + b"</p></div>"
+    footer = (b"<div class=wrap><div><footer><p>" + b"Returns are accepted within thirty days. "
+              * 40 + b"</p><p>" + b"Privacy matters to us. " * 40 + b"</p></footer></div></div>")
+    page = parse_page(b"<html><body>" + story + footer + b"</body></html>")
+    region = find_subject_region(page.nodes)
+    assert page.nodes.classes[region] == "story" or page.nodes.tag[region] == "p"
+    assert extract(page).body.startswith("The river rose overnight")
