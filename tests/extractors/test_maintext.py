@@ -459,3 +459,14 @@ def test_a_block_whose_text_is_all_in_a_footer_weighs_nothing_in_the_walk():
     region = find_subject_region(page.nodes)
     assert page.nodes.classes[region] == "story" or page.nodes.tag[region] == "p"
     assert extract(page).body.startswith("The river rose overnight")
+
+
+def test_a_list_pages_walk_starts_at_the_body_not_at_a_story_container():
+    # wcxb_dev (CC-BY-4.0): dev.to's front page, typed list; its posts are cards, and the story
+    # container read on the page was a card's block, so the list walk started inside it and the
+    # body was 235 characters of two teasers (page F1 0).
+    gold, result = _extract("wcxb_dev-00903.html")
+    assert result.page_type == "list"
+    found = [s for s in gold["with"] if s in result.body]
+    assert len(found) >= 3, found
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.4
