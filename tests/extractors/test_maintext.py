@@ -470,3 +470,16 @@ def test_a_list_pages_walk_starts_at_the_body_not_at_a_story_container():
     found = [s for s in gold["with"] if s in result.body]
     assert len(found) >= 3, found
     assert page_f1(shingle_match(gold["body"], result.body)) > 0.4
+
+
+def test_a_discussions_walk_starts_at_the_body_not_at_its_longest_post():
+    # wcxb_dev (CC-BY-4.0): a XenForo topic on watchuseek.com (a held-out site) declares
+    # DiscussionForumPosting; each post is an <article>, and the story container was the longest
+    # one (Cosmodromedary's list of predictions), so the walk from there left every other reply
+    # out (page F1 0.53).
+    gold, result = _extract("wcxb_dev-00520.html")
+    assert result.page_type == "other" and is_thread(result.page)
+    for reply in ("I'm predicting a continuation", "In-house movements",
+                  "Rolex Daytona and AP Royal Oak"):
+        assert reply in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.8
