@@ -61,6 +61,11 @@ BARE_GAIN = 15
 #: lists and timelines).
 HEAD_DATELINE_LINES = 6
 
+#: ``Extraction.reason`` when the page holds no body text and its body is its meta description
+#: (``og:description``, ``description``...). On wcxb_dev's Discourse topics served as empty shells
+#: (6 pages) that is the first post's opening lines.
+DESCRIBED_ONLY = "no body text on the page: its description"
+
 #: ``extract(use_sibling=...)``: use a given sibling only on CJK pages (default), on every page,
 #: or on none. Why CJK only: :mod:`extractors.script`.
 AUTO, ALWAYS, NEVER = "auto", "always", "never"
@@ -69,8 +74,8 @@ USE_SIBLING = (AUTO, ALWAYS, NEVER)
 NOT_CJK = "not_cjk"
 SIBLING_OFF = "use_sibling=never"
 
-__all__ = ["ALWAYS", "AUTO", "NEVER", "NOT_CJK", "USE_SIBLING", "BadInput", "Extraction", "Fields",
-           "Page", "SvmPolicy", "extract", "is_thread", "parse_page"]
+__all__ = ["ALWAYS", "AUTO", "DESCRIBED_ONLY", "NEVER", "NOT_CJK", "USE_SIBLING", "BadInput",
+           "Extraction", "Fields", "Page", "SvmPolicy", "extract", "is_thread", "parse_page"]
 
 
 @dataclass(slots=True)
@@ -201,6 +206,10 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     if lcs_ms is not None:  # the sibling's parse (when given as bytes) and the LCS matching
         timings["lcs"] = lcs_ms
     main = _without_head_datelines(main)
+    if not main.text and fields.description:
+        # a page that holds no text (a forum rendered by script: Discourse serves an empty
+        # shell to clients without JavaScript) is read by its own description of its content
+        main = MainText(" ".join(fields.description.split()), None, DESCRIBED_ONLY)
     region = page.nodes.path(main.region) if main.region is not None else None
     return Extraction(url, fields.title, main.text, page_type, page.encoding, region, main.reason,
                       timings, sibling_note, page, fields)

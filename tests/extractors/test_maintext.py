@@ -483,3 +483,21 @@ def test_a_discussions_walk_starts_at_the_body_not_at_its_longest_post():
                   "Rolex Daytona and AP Royal Oak"):
         assert reply in result.body
     assert page_f1(shingle_match(gold["body"], result.body)) > 0.8
+
+
+def test_a_page_without_body_text_is_read_by_its_description():
+    # wcxb_dev (CC-BY-4.0): a Discourse topic (forum.esk8.news) served as the shell clients
+    # without JavaScript get: no post in the markup, the first post's opening in its meta
+    # description; the body was empty.
+    from extractors import DESCRIBED_ONLY
+
+    gold, result = _extract("wcxb_dev-01138.html")
+    assert result.reason == DESCRIBED_ONLY
+    assert result.body.startswith("So I wanted to know what real world miles people are getting")
+    assert result.body == " ".join(result.fields.description.split())
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0
+    # a page with text keeps its walk's body, whatever its description says
+    page = parse_page(b"<html><head><meta name=description content='A summary.'></head><body>"
+                      b"<p>" + b"The river rose overnight in the old town. " * 5 + b"</p></body>"
+                      b"</html>")
+    assert extract(page).body.startswith("The river rose overnight")
