@@ -124,7 +124,9 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     furniture removal by name and story container (:mod:`extractors.boilerplate`,
     :mod:`extractors.story`), attenuation main text, fields (title, dates, authors... see
     :mod:`extractors.fields`), page type. On a page typed ``list`` the body is then the list's
-    region read with its link text (:func:`extractors.attenuation.extract_list_text`).
+    region read with its link text (:func:`extractors.attenuation.extract_list_text`). A page
+    that holds no body text gets its meta description as its body (``reason``
+    :data:`DESCRIBED_ONLY`).
     ``fetched_at`` (timezone-aware; default now) anchors relative dates and the check that no date
     lies in the future; where nothing on the parsed page dates a page typed ``article``, htmldate
     reads the document as given (its scripts and comments; not for a :class:`Page` given
