@@ -470,3 +470,67 @@ def test_a_dateline_at_the_body_s_head_is_left_out():
         for k in range(8)) + b"<p>12 Feb 2019</p></article></body></html>"
     body = extract(page).body
     assert "11 Jan 2019" not in body and body.endswith("12 Feb 2019")
+
+
+def test_the_walk_passes_by_a_footer_wrapped_in_a_block_of_its_own():
+    # wcxb_dev (CC-BY-4.0): goshopia.com's product page (an Elementor theme) wraps its footer in
+    # ``div.page-footer-wrapper > div.page-footer > footer``; the footer's sections (written
+    # twice, for phones and desktops: reviews, shop links, contact) hold 8 000 of the page's
+    # 9 400 non-link characters, so the walk stepped into the wrapper, where the landmark was
+    # the only child, and the body was the footer's reviews (page F1 0).
+    gold, result = _extract("wcxb_dev-00586.html")
+    assert "What Our Clients say" not in result.body
+    assert "symbolizes creativity" in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.5
+
+
+def test_a_block_whose_text_is_all_in_a_footer_weighs_nothing_in_the_walk():
+    story = b"<div class=story><p>" + b"The river rose overnight in the old town. " * 8 + b"</p></div>"
+    footer = (b"<div class=wrap><div><footer><p>" + b"Returns are accepted within thirty days. "
+              * 40 + b"</p><p>" + b"Privacy matters to us. " * 40 + b"</p></footer></div></div>")
+    page = parse_page(b"<html><body>" + story + footer + b"</body></html>")
+    region = find_subject_region(page.nodes)
+    assert page.nodes.classes[region] == "story" or page.nodes.tag[region] == "p"
+    assert extract(page).body.startswith("The river rose overnight")
+
+
+def test_a_list_pages_walk_starts_at_the_body_not_at_a_story_container():
+    # wcxb_dev (CC-BY-4.0): dev.to's front page, typed list; its posts are cards, and the story
+    # container read on the page was a card's block, so the list walk started inside it and the
+    # body was 235 characters of two teasers (page F1 0).
+    gold, result = _extract("wcxb_dev-00903.html")
+    assert result.page_type == "list"
+    found = [s for s in gold["with"] if s in result.body]
+    assert len(found) >= 3, found
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.4
+
+
+def test_a_discussions_walk_starts_at_the_body_not_at_its_longest_post():
+    # wcxb_dev (CC-BY-4.0): a XenForo topic on watchuseek.com (a held-out site) declares
+    # DiscussionForumPosting; each post is an <article>, and the story container was the longest
+    # one (Cosmodromedary's list of predictions), so the walk from there left every other reply
+    # out (page F1 0.53).
+    gold, result = _extract("wcxb_dev-00520.html")
+    assert result.page_type == "other" and is_thread(result.page)
+    for reply in ("I'm predicting a continuation", "In-house movements",
+                  "Rolex Daytona and AP Royal Oak"):
+        assert reply in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.8
+
+
+def test_a_page_without_body_text_is_read_by_its_description():
+    # wcxb_dev (CC-BY-4.0): a Discourse topic (forum.esk8.news) served as the shell clients
+    # without JavaScript get: no post in the markup, the first post's opening in its meta
+    # description; the body was empty.
+    from extractors import DESCRIBED_ONLY
+
+    gold, result = _extract("wcxb_dev-01138.html")
+    assert result.reason == DESCRIBED_ONLY
+    assert result.body.startswith("So I wanted to know what real world miles people are getting")
+    assert result.body == " ".join(result.fields.description.split())
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0
+    # a page with text keeps its walk's body, whatever its description says
+    page = parse_page(b"<html><head><meta name=description content='A summary.'></head><body>"
+                      b"<p>" + b"The river rose overnight in the old town. " * 5 + b"</p></body>"
+                      b"</html>")
+    assert extract(page).body.startswith("The river rose overnight")
