@@ -478,9 +478,7 @@ def _paragraph_count(nodes: NodeTable, markup: Markup) -> np.ndarray:
 def _among_paragraphs(nodes: NodeTable, markup: Markup) -> np.ndarray:
     """Rows whose parent also holds at least :data:`MIN_PARAGRAPH_SIBLINGS` ``p`` children with
     text: a box set among the story's paragraphs (a pull-out, a fact box)."""
-    is_p = (markup.tags == "p") & (nodes.nonlink_text > 0)
-    parents = nodes.parent[is_p]
-    paragraphs = np.bincount(parents[parents >= 0], minlength=len(nodes))
+    paragraphs = _paragraph_count(nodes, markup)
     result = np.zeros(len(nodes), dtype=bool)
     has_parent = nodes.parent >= 0
     result[has_parent] = paragraphs[nodes.parent[has_parent]] >= MIN_PARAGRAPH_SIBLINGS
