@@ -23,6 +23,7 @@ The region root itself is exempt: FindMT chose it as the subject region, and rem
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -247,14 +248,16 @@ def find_subject_region(nodes: NodeTable, threshold: float = ATTENUATION_THRESHO
 
 def _off_story_rows(nodes: NodeTable) -> list[int]:
     """The rows of :data:`OFF_STORY_TAGS` elements, in document order; kept for the last table's
-    tags (the walks of one page, on its masked copies, share them: 0.1 ms a scan)."""
-    if _OFF_ROWS[0] is not nodes.tag:
-        _OFF_ROWS[:] = [nodes.tag, [row for row, tag in enumerate(nodes.tag)
-                                    if tag in OFF_STORY_TAGS]]
-    return _OFF_ROWS[1]
+    tags (the walks of one page, on its masked copies, share them: 0.1 ms a scan). The cache is
+    per thread: the crawl extracts pages in several worker threads at once."""
+    cache = _OFF_ROWS.__dict__
+    if cache.get("tags") is not nodes.tag:
+        cache["rows"] = [row for row, tag in enumerate(nodes.tag) if tag in OFF_STORY_TAGS]
+        cache["tags"] = nodes.tag
+    return cache["rows"]
 
 
-_OFF_ROWS: list = [None, []]
+_OFF_ROWS = threading.local()
 
 
 def _wraps_off_story(nodes: NodeTable, weights: np.ndarray, row: int, off_rows: list[int]

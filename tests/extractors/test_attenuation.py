@@ -9,7 +9,7 @@ import pytest
 from extractors import extract, parse_page
 from extractors.attenuation import clean_tree, extract_main_text, find_subject_region
 from evaluation.metrics import page_precision, page_recall, shingle_match
-from tests.fixture_pages import body_without_link_lines, gold_lines, page_bytes
+from tests.fixture_pages import body_without_link_lines, fixture, gold_lines, page_bytes
 
 ARTICLES = [g for g in gold_lines() if g["page_type"] == "article" and g.get("body")]
 #: One bar for every fixture article (they were picked by encoding and site, not by score).
@@ -89,3 +89,29 @@ def test_page_of_links_only_gives_a_reason():
     page = parse_page(b"<html><body><a href=/1>one</a> <a href=/2>two</a></body></html>")
     main = extract_main_text(page)
     assert (main.text, main.reason) == ("", "no non-link text on the page")
+
+
+def test_the_landmark_rows_cache_is_per_thread():
+    # The crawl extracts pages in several worker threads: a cache shared between them could hand
+    # one page's footer rows to another page's walk between the check and the read. Each thread
+    # keeps its own last table (white-box: the race itself is a few bytecodes wide under the GIL
+    # and could not be made to show in a stress run).
+    import threading
+
+    from extractors.attenuation import _OFF_ROWS, _off_story_rows
+
+    first, second = (parse_page(page_bytes(fixture(name))).nodes
+                     for name in ("wcxb_dev-00586.html", "aeb-00058.html"))
+    mine = _off_story_rows(first)
+    other: list = []
+    worker = threading.Thread(target=lambda: other.append(_off_story_rows(second)))
+    worker.start()
+    worker.join()
+    assert other[0] != mine and other[0] == _off_story_rows_plain(second)
+    assert _OFF_ROWS.__dict__["tags"] is first.tag and _off_story_rows(first) == mine
+
+
+def _off_story_rows_plain(nodes):
+    from extractors.attenuation import OFF_STORY_TAGS
+
+    return [row for row, tag in enumerate(nodes.tag) if tag in OFF_STORY_TAGS]
