@@ -1,4 +1,5 @@
-"""A real crawl of a list page that has no sibling: the single-page PSNT fallback.
+"""A real crawl of a list page that has no sibling: the confirmed records (the default) and the
+single-page PSNT fallback.
 
 The local server serves only the first of the two real ifixit.com list pages of ``wcxb_dev``
 (CC-BY-4.0, tests/fixtures/psnt/SOURCES.md) as ``/Parts?p=1``; its "next page" ``/Parts?p=2`` is
@@ -57,8 +58,23 @@ def stored_wrappers(out: Path) -> list[Path]:
 
 
 @pytest.mark.slow  # 14-20 s of crawling: out of the default run (CI budget)
-def test_a_list_page_without_sibling_gets_single_page_records(site: str, tmp_path: Path) -> None:
+def test_a_list_page_without_sibling_gets_the_confirmed_records(site: str, tmp_path: Path) -> None:
+    # the default (NEWSCRAWL_LISTS_CONFIRMED): the records DWSIE's list nodes and a wrapper
+    # induced from the page alone agree on; here the two agree on every gold record
     item, summary = crawl(site, tmp_path)
+    gold = [site + p for p in gold_paths("wcxb_dev-0651.html")]
+    assert [r["url"] for r in item["records"]] == gold
+    extraction = item["extraction"]
+    assert extraction["method"] == "confirmed" and extraction["event"] == "confirmed"
+    assert "agree on" in extraction["reason"] and extraction["sibling"]["used"] is False
+    assert summary["wrappers"]["confirmed"] == 1
+    assert summary["wrappers"]["records_requested"] == len(gold)
+    assert stored_wrappers(tmp_path) == []  # the single-page wrapper is never stored
+
+
+@pytest.mark.slow  # 14-20 s of crawling: out of the default run (CI budget)
+def test_a_list_page_without_sibling_gets_single_page_records(site: str, tmp_path: Path) -> None:
+    item, summary = crawl(site, tmp_path, "NEWSCRAWL_LISTS_CONFIRMED=False")
     gold = [site + p for p in gold_paths("wcxb_dev-0651.html")]
     assert [r["url"] for r in item["records"]] == gold
     extraction = item["extraction"]
