@@ -534,3 +534,16 @@ def test_a_page_without_body_text_is_read_by_its_description():
                       b"<p>" + b"The river rose overnight in the old town. " * 5 + b"</p></body>"
                       b"</html>")
     assert extract(page).body.startswith("The river rose overnight")
+
+
+def test_a_block_a_heading_names_as_other_stories_goes_whatever_its_share():
+    # mensagensreflexao.com.br (aeb): a one-paragraph post, then "Você pode gostar..." opening
+    # five teasers of other posts that hold most of the page's text; the walk chose the teasers
+    # (F1 0) while the heading's block, as weak furniture, was kept for its share.
+    gold, result = _extract("aeb-00125.html")
+    assert result.body.startswith(_first_line(gold["body"])[:60])
+    assert "A vida requer da gente otimismo" not in result.body
+    page = parse_page(page_bytes(fixture("aeb-00125.html")))
+    keep = furniture_mask(page.nodes)
+    teaser = next(row for row, cls in enumerate(page.nodes.classes) if "postbox" in cls)
+    assert not keep[teaser]
