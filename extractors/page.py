@@ -220,6 +220,8 @@ def _parse(text: str, keep_noscript: bool = False
         raise TooDeep("the markup nests deeper than the parser's limit (2 048 elements)")
     if root is None:
         raise MalformedDocument("the markup holds no element")
+    if root.getnext() is not None:
+        _rejoin_after_the_end(root)
     ld_json = tuple(_ld_json_texts(root))
     noise = [t for t in NOISE_TAGS if t != "noscript"] if keep_noscript else NOISE_TAGS
     for button in root.iter("button"):
@@ -228,6 +230,49 @@ def _parse(text: str, keep_noscript: bool = False
     etree.strip_elements(root, *noise, with_tail=False)
     body = root.find("body")
     return root, (root if body is None else body), ld_json
+
+
+def _rejoin_after_the_end(root: etree._Element) -> None:
+    """Move into the body what libxml2 left outside the document element.
+
+    A stray ``</html>`` ends libxml2's document: an advertisement's own HTML document pasted
+    inside the page (``<html><head>...</head><body>...</body></html>``), as on forbes.com's
+    pages of 2004 (big9), and everything after it, the story included, becomes further top-level
+    elements, which neither ``root.find("body")`` nor an iteration of the root reaches (the
+    story was lost, F1 0). An HTML5 parser, as every browser has, ignores those end tags and
+    keeps the rest in the body: this does the same, in document order, leaving out the trailing
+    documents' ``head`` (an advertisement's title and scripts are no content of the page).
+    Written by hand: lxml has no option for it (``html5lib`` would, at about ten times the cost of
+    a parse)."""
+    body = root.find("body")
+    if body is None:
+        body = etree.SubElement(root, "body")
+    trailing = [e for e in root.itersiblings() if isinstance(e.tag, str)]
+    for element in trailing:
+        parts = list(element) if element.tag == "html" else [element]
+        if element.tag == "html":
+            _append_text(body, element.text)
+        for part in parts:
+            if part.tag == "head":
+                continue
+            if part.tag == "body":
+                _append_text(body, part.text)
+                for child in list(part):
+                    body.append(child)
+                _append_text(body, part.tail)
+            else:
+                body.append(part)
+
+
+def _append_text(parent: etree._Element, text: str | None) -> None:
+    """Append ``text`` after ``parent``'s last child (its tail) or to its own text."""
+    if not text:
+        return
+    if len(parent):
+        last = parent[-1]
+        last.tail = (last.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
 
 
 def _ld_json_texts(root: etree._Element) -> list[str]:

@@ -78,3 +78,21 @@ def test_bad_input_raises_with_reason(body, error):
 def test_page_without_body_element_uses_the_root():
     page = parse_page(b"<p>just a fragment</p>")
     assert "just a fragment" in page.nodes.seg_text[0]
+
+
+def test_content_after_a_stray_end_of_document_stays_in_the_body():
+    # escalon.services (wcxb_dev): a pasted document's "</body></html>" in the middle of the
+    # page; libxml2 put the rest, the post included, in further top-level elements that the
+    # node table never saw (body F1 0). A browser's parser keeps it in the body, as we do now.
+    gold = fixture("wcxb_dev-00305.html")
+    page = parse_page(page_bytes(gold))
+    assert not any(e.text_content().strip() for e in page.root.itersiblings())
+    text = "\n".join(page.nodes.seg_text)
+    assert gold["body"].splitlines()[0][:60] in text
+
+
+def test_stray_end_tags_keep_the_document_order():
+    page = parse_page(b"<html><head><title>t</title></head><body><p>one</p></body></html>"
+                      b"<div><p>two</p></div><html><head><title>ad</title></head>"
+                      b"<body><p>three</p></body></html><p>four</p>")
+    assert page.nodes.seg_text == ["one", "two", "three", "four"]
