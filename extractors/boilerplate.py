@@ -200,6 +200,36 @@ def name_words(value: str) -> str:
     return " " + _SPLIT.sub(" ", spaced) + " "
 
 
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_SLUG_WORD = re.compile(r"[^\W_]+")
+#: A heading's slug names no role: at least this many words.
+MIN_SLUG_WORDS = 3
+
+
+def _heading_slug_ids(nodes: NodeTable) -> set[int]:
+    """Rows whose ``id`` is the slug of their heading's text: a heading, or a block whose first
+    heading opens it within its first rows (docutils and Sphinx sections, Markdown anchors:
+    ``<div class="section" id="sharing-with-a-single-developer"><h2>Sharing with a single
+    developer</h2>``). Such an id names the section's subject, not the block's role on the page:
+    "sharing" there is no share bar (readability_testpages' mercurial page lost three of its
+    four sections to the strong word ``share*``)."""
+    found: set[int] = set()
+    idents, tags, end = nodes.ident, nodes.tag, nodes.end
+    for row, ident in enumerate(idents):
+        if not ident or ident.count("-") + ident.count("_") < MIN_SLUG_WORDS - 1:
+            continue
+        head = row if tags[row] in _HEADING_TAGS else next(
+            (r for r in range(row + 1, min(int(end[row]), row + 3) + 1) if tags[r] in _HEADING_TAGS),
+            None)
+        if head is None:
+            continue
+        words = _SLUG_WORD.findall(ident.lower())
+        heading = _SLUG_WORD.findall(nodes.elements[head].text_content().lower())
+        if len(words) >= MIN_SLUG_WORDS and heading[:len(words)] == words:
+            found.add(row)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class NameWords:
     """Each row's ``id`` and ``class`` as one name (``names``: ``"id class"``, ``""`` for a row
@@ -214,7 +244,9 @@ class NameWords:
 
     @classmethod
     def of(cls, nodes: NodeTable) -> NameWords:
-        names = [i + " " + c if (i or c) else "" for i, c in zip(nodes.ident, nodes.classes)]
+        slugs = _heading_slug_ids(nodes)
+        names = [("" if row in slugs else i) + " " + c if (i or c) else ""
+                 for row, (i, c) in enumerate(zip(nodes.ident, nodes.classes))]
         unique = list(set(names) - {""})
         joined = name_words("\0".join(unique))
         # each name's words, as a search of them alone would read them: every one starts and
