@@ -48,6 +48,11 @@ AUTHOR_META = ("citation_author", "author", "article:author", "parsely-author", 
                "dcterms.creator", "byl", "og:article:author", "article.author",
                "cxenseparse:author", "dc.contributor")
 _LD_AUTHOR_KEYS = ("author", "creator")
+#: Twitter card labels (``twitter:labelN`` beside ``twitter:dataN``, which Yoast SEO and other
+#: publishing tools write for link previews) that name the author in ``twitter:dataN``.
+TWITTER_AUTHOR_LABELS = frozenset({"written by", "author", "by", "autor", "autorin",
+                                   "geschrieben von", "verfasst von", "écrit par", "auteur",
+                                   "escrito por", "scritto da", "autore", "geschreven door"})
 #: Names read from a Chinese byline (one reporter or editor line).
 MAX_CJK_BYLINE = 4
 #: Date strings read per field (a page lists a few; a page listing hundreds is not helped by them).
@@ -395,6 +400,19 @@ def _offset(date: FoundDate) -> int | None:
     return None if delta is None else int(delta.total_seconds())
 
 
+def _twitter_labelled(meta: Metadata, labels: frozenset[str]) -> list[str]:
+    """The ``twitter:dataN`` values whose ``twitter:labelN`` is one of ``labels`` (lower-cased,
+    a trailing colon dropped): ``<meta name="twitter:label1" content="Written by">`` then
+    ``<meta name="twitter:data1" content="Jane Roe">``."""
+    found = []
+    for n in range(1, 5):
+        label = meta.meta.get(f"twitter:label{n}")
+        data = meta.meta.get(f"twitter:data{n}")
+        if label and data and label[0].strip().rstrip(":").strip().lower() in labels:
+            found.append(data[0])
+    return found
+
+
 def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
              lang: str | None) -> None:
     tiers: list[tuple[list[str], str]] = []
@@ -413,6 +431,7 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
             values = [" ".join(reversed(v.split(",", 1))).strip() for v in values]
         tiers.append((values, "opengraph" if ":" in key else "meta"))
     tiers.append((meta.rel_authors, "meta"))
+    tiers.append((_twitter_labelled(meta, TWITTER_AUTHOR_LABELS), "meta"))
     refused: list[str] = []
     fallback: tuple[list[str], str] | None = None
     for values, source in tiers:

@@ -615,3 +615,20 @@ def test_a_byline_naming_the_outlet_s_desk_leaves_the_site_as_author() -> None:
 @pytest.mark.parametrize("value", ["View snippet source", "Publicado hace"])
 def test_more_labels_are_no_names(value: str) -> None:
     assert clean_authors([f"Jane Roe, {value}"], ())[0] == ["Jane Roe"]
+
+
+def test_author_from_the_twitter_card_s_written_by_label() -> None:
+    # oneuptime.com (wcxb_dev, CC-BY-4.0): no other metadata and no "By" line names the author;
+    # Yoast-style link-preview tags do: twitter:label1 "Written by", twitter:data1 the name.
+    gold = fixture("wcxb_dev-01216.html")
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"]]
+    assert fields.sources["authors"] == "meta"
+
+
+def test_a_twitter_card_label_other_than_an_author_s_names_no_one() -> None:
+    page = (b'<html><head><meta name="twitter:label1" content="Est. reading time">'
+            b'<meta name="twitter:data1" content="4 minutes"><meta name="twitter:label2" '
+            b'content="Written by"><meta name="twitter:data2" content="Jane Roe"></head>'
+            b'<body><p>' + b"The river rose overnight in the old town. " * 20 + b"</p></body></html>")
+    assert extract(page).fields.authors == ["Jane Roe"]
