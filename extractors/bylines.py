@@ -416,7 +416,10 @@ def _in_skipped_block(element) -> bool:
     for ancestor in element.iterancestors():
         if ancestor.tag in ("footer", "aside", "nav"):
             return True
-        marks = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}".lower()
+        classes = ancestor.get("class") or ""
+        if "[" in classes:  # a utility class's arbitrary value names no block: "[--sidebar-width:18rem]"
+            classes = " ".join(c for c in classes.split() if "[" not in c)
+        marks = f"{classes} {ancestor.get('id') or ''}".lower()
         if any(word in marks for word in _AUTHOR_LINK_SKIP):
             return True
     return False

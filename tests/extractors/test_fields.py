@@ -294,6 +294,8 @@ def test_declared_values_keep_teams_and_refuse_credits(values: list[str], names:
     ("wcxb_dev-01102.html", "netgear.com: '<a href=/hub/author/...>NETGEAR Orbi Team', a team"),
     ("wcxb_dev-01374.html", "almanac.com: the link holds the name and the role under it "
                             "('Celeste Longacre' / 'Gardener, Astrologer'): the name alone"),
+    ("wcxb_dev-01101.html", "cherryservers.com: an ancestor's utility class "
+                            "'[--sidebar-width:18rem]' is no sidebar"),
 ])
 def test_author_from_a_link_to_the_author_page(name: str, how: str) -> None:
     gold = fixture(name)
