@@ -269,6 +269,10 @@ def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = Non
     team: list[str] = []
     for text in _marked(_AUTHOR_MARKED, page, joiner="\n",
                         within=() if as_trained else _NOT_SOURCE):
+        if text and len(text) > MAX_MARKED_CHARS and not as_trained:
+            names = _boxed_name(text, sites)
+            if names:
+                return names
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
         names = clean_authors([" ".join(text.split())], sites)[0] if as_trained \
@@ -423,6 +427,22 @@ def _in_skipped_block(element) -> bool:
         if any(word in marks for word in _AUTHOR_LINK_SKIP):
             return True
     return False
+
+
+def _boxed_name(text: str, sites: tuple[str, ...]) -> list[str]:
+    """The name heading an author box that goes on with the author's biography, one text
+    segment a line: a full name (:func:`_full_name`), then a line that starts with its first
+    word ("Lauren Vetter" / "Lauren Vetter is a growth-focused marketing professional...",
+    "Bence Kovács" / "Bence is a software developer..."). Too long to be read as a byline,
+    such a box was passed over (wcxb_dev)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) < 2 or len(lines[0]) > MAX_MARKED_CHARS:
+        return []
+    first = lines[0].split()[0]
+    if not lines[1].startswith(first + " "):
+        return []
+    names, _ = clean_authors([lines[0]], sites)
+    return names if len(names) == 1 and _full_name(names[0]) else []
 
 
 def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:

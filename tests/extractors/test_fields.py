@@ -634,3 +634,13 @@ def test_a_twitter_card_label_other_than_an_author_s_names_no_one() -> None:
             b'content="Written by"><meta name="twitter:data2" content="Jane Roe"></head>'
             b'<body><p>' + b"The river rose overnight in the old town. " * 20 + b"</p></body></html>")
     assert extract(page).fields.authors == ["Jane Roe"]
+
+
+def test_author_box_headed_by_the_name_and_going_on_with_the_biography() -> None:
+    # optimantra.com (wcxb_dev, CC-BY-4.0): "Lauren Vetter" / "Lauren Vetter is a growth-focused
+    # marketing professional...": the box was too long for a byline and nothing else names her.
+    gold = fixture("wcxb_dev-00301.html")
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+    box = ("Jane Roe\nJane is a reporter covering the courts.", "Jane Roe\nThe courts, covered daily.")
+    assert bylines._boxed_name(box[0], ()) == ["Jane Roe"]
+    assert bylines._boxed_name(box[1], ()) == []
