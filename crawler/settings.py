@@ -107,7 +107,12 @@ EXTENSIONS = {
     "crawler.scheduling.idle.WaitForWork": 520,
     # Heartbeat: the longest reactor stall and the peak RSS, in the stats and summary.json.
     "crawler.extensions.reactor_health.ReactorHealth": 530,
+    # The threads that run the page work off the reactor (crawler/extensions/threads.py).
+    "crawler.extensions.threads.PageThreads": 540,
 }
+#: Threads for the scan, the extraction and the store calls (asyncio's default would be
+#: min(32, cores + 4): more GIL hand-offs, more CPU, no more speed; 0 keeps it).
+NEWSCRAWL_THREADS = 2
 NEWSCRAWL_REACTOR_PROBE_INTERVAL = 0.05
 NEWSCRAWL_PROGRESS_INTERVAL = 10.0
 

@@ -21,7 +21,8 @@ single-threaded; ``process_response`` waits for its record, so the pointer is kn
 response goes on.
 
 Settings: ``NEWSCRAWL_WARC_ENABLED`` (default on), ``NEWSCRAWL_WARC_DIR``,
-``NEWSCRAWL_WARC_PREFIX``, ``NEWSCRAWL_WARC_MAX_BYTES`` (see :mod:`pipelines.warc_writer`).
+``NEWSCRAWL_WARC_PREFIX``, ``NEWSCRAWL_WARC_MAX_BYTES``, ``NEWSCRAWL_WARC_GZIP_LEVEL`` (zlib level of
+each record's gzip member, default 6; see :mod:`pipelines.warc_writer`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import threads
 from twisted.python.threadpool import ThreadPool
 
-from pipelines.warc_writer import DEFAULT_MAX_BYTES, DEFAULT_PREFIX, WarcWriter
+from pipelines.warc_writer import DEFAULT_MAX_BYTES, DEFAULT_PREFIX, GZIP_LEVEL, WarcWriter
 
 if TYPE_CHECKING:
     from typing import Self
@@ -79,6 +80,7 @@ class WarcCaptureMiddleware:
             settings.get("NEWSCRAWL_WARC_PREFIX") or DEFAULT_PREFIX,
             settings.getint("NEWSCRAWL_WARC_MAX_BYTES", DEFAULT_MAX_BYTES),
             crawler.stats,
+            settings.getint("NEWSCRAWL_WARC_GZIP_LEVEL", GZIP_LEVEL),
         )
         middleware = cls(crawler, writer)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)

@@ -36,9 +36,12 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_PREFIX = "newscrawl"
 DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB, the usual WARC file size
-#: zlib level of each record's gzip member. warcio's own gzip writer is fixed at 9, which took
-#: twice the CPU of 6 for 0.4 % smaller members on the crawl bench's pages (1.37 s against 0.67 s
-#: for 37 MB of HTML); the format is the same (one gzip member per record).
+#: Default zlib level of each record's gzip member (``NEWSCRAWL_WARC_GZIP_LEVEL``). warcio's own
+#: gzip writer is fixed at 9, which took twice the CPU of 6 for 0.4 % smaller members on the crawl
+#: bench's pages (1.37 s against 0.67 s for 37 MB of HTML); the format is the same (one gzip member
+#: per record) at any level. Level 6 is the largest single cost of the crawl around the extraction:
+#: 2.78 ms of CPU per page of the crawl bench (154 KB a page), against 1.11 ms at level 1 for
+#: members 15 % larger (10.4 MB against 9.0 MB for its 240 pages; 2026-11-27, one core).
 GZIP_LEVEL = 6
 
 
@@ -51,8 +54,10 @@ class WarcFile:
     is cut off the file at once and the file stays a sequence of whole records.
     """
 
-    def __init__(self, path: Path, is_part_of: str = DEFAULT_PREFIX) -> None:
+    def __init__(self, path: Path, is_part_of: str = DEFAULT_PREFIX,
+                 gzip_level: int = GZIP_LEVEL) -> None:  # fmt: skip
         self.path = path
+        self.gzip_level = gzip_level
         self.final_name = path.name.removesuffix(OPEN_SUFFIX)
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         self._size = 0
@@ -109,11 +114,11 @@ class WarcFile:
         return offset, len(member)
 
     def _gzipped(self, record) -> bytes:
-        """The record as one gzip member (written by warcio, gzipped at :data:`GZIP_LEVEL`)."""
+        """The record as one gzip member (written by warcio, gzipped at ``gzip_level``)."""
         self._buffer.seek(0)
         self._buffer.truncate()
         self._writer.write_record(record)
-        gzip = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+        gzip = zlib.compressobj(self.gzip_level, zlib.DEFLATED, zlib.MAX_WBITS | 16)
         with self._buffer.getbuffer() as raw:  # released before the next truncate
             return gzip.compress(raw) + gzip.flush()
 
@@ -142,10 +147,14 @@ class WarcWriter:
     """The rolling WARC files of one crawl process in ``directory``."""
 
     def __init__(
-        self, directory: Path, prefix: str, max_bytes: int, stats: StatsCollector
-    ) -> None:
+        self, directory: Path, prefix: str, max_bytes: int, stats: StatsCollector,
+        gzip_level: int = GZIP_LEVEL,
+    ) -> None:  # fmt: skip
         if max_bytes <= 0:
             raise ValueError(f"NEWSCRAWL_WARC_MAX_BYTES must be positive, got {max_bytes}")
+        if not 0 <= gzip_level <= 9:
+            raise ValueError(f"NEWSCRAWL_WARC_GZIP_LEVEL must be 0 to 9, got {gzip_level}")
+        self.gzip_level = gzip_level
         self.directory = directory
         self.prefix = prefix
         self.max_bytes = max_bytes
@@ -181,7 +190,7 @@ class WarcWriter:
             name = rolling_name(self.prefix, self._serial, f".warc.gz{OPEN_SUFFIX}")
             self._serial += 1
             try:
-                self._file = WarcFile(self.directory / name, self.prefix)
+                self._file = WarcFile(self.directory / name, self.prefix, self.gzip_level)
             except FileExistsError:  # same stamp, pid and serial as a previous process
                 continue
         return self._file

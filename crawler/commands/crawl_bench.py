@@ -21,12 +21,14 @@ would), then:
    in flight), the shared queue (the share of the span it was empty, its longest length), the
    Redis commands per page and the waits for shared per-site slots;
 2. **overhead**: an embedded ``newscrawl crawl`` of the same sites with no delay, against
-   extracting the same pages alone in this process (each with the site's next page as its
-   sibling, as the crawl pairs them, used as the crawl uses it: on CJK pages only unless
-   ``-s NEWSCRAWL_USE_SIBLING=...`` says otherwise; a sibling parsed once per site as the crawl
-   caches it; the garbage collector set as the crawl sets it): the crawl's CPU seconds over the
-   span over the extraction's CPU seconds, less one (and the same in wall time: the crawl's span
-   over the extraction's time, less one).
+   extracting the same pages alone in this process as the crawl extracted them: in the order of
+   the crawl's items, each parsed once and kept as a sibling as the crawl keeps it (the last 32
+   pages), each with the sibling the crawl paired it with (its item's ``extraction.sibling.url``;
+   none where the crawl had none: pages whose text is not CJK, unless ``-s
+   NEWSCRAWL_USE_SIBLING=...`` says otherwise), the garbage collector set as the crawl sets it:
+   the crawl's CPU seconds over the span over the extraction's CPU seconds, less one (and the
+   same in wall time: the crawl's span over the extraction's time, less one), and both per page.
+   ``--only overhead`` runs this part alone.
 
 Targets (issue 12): 2 workers ≥ 1.8× one; overhead ≤ 20 %. Wall-time figures on a loaded machine
 are noise, the CPU figures much less so; the machine's load is printed with them.
@@ -71,6 +73,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                              "workers (default: %(default)s, the crawl's default)")
     parser.add_argument("--redis", metavar="URL",
                         help="a Redis database the bench may flush (default: a private server)")
+    parser.add_argument("--only", choices=("workers", "overhead"), default=None,
+                        help="run only this part of the bench (default: both)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting for every crawl of the bench (repeatable)")
@@ -481,9 +485,9 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
               workdir: Path) -> dict[str, Any]:  # fmt: skip
     count = args.sites
     from extractors.errors import BadInput
-    from extractors.page import DEFAULT_MAX_BYTES
+    from extractors.page import DEFAULT_MAX_BYTES, parse_page
     from pipelines.extract import extract_page
-    from pipelines.parsed_pages import PageCache
+    from pipelines.parsed_pages import DEFAULT_SIBLING_PAGES, PageCache, body_key
     from pipelines.siblings import StoredPage
 
     from crawler.runner import settle_gc
@@ -499,30 +503,55 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
     _, status, usage = os.wait4(crawl.pid, 0)
     crawl.returncode = os.waitstatus_to_exitcode(status)
     crawl_s, served, crawl_cpu = sites.span(), sites.served, sites.cpu.span().get("crawl")
-    shares = [pages[n::count] for n in range(count)]
-    siblings = PageCache(count)  # one sibling per site, parsed once, as the crawl caches them
+    by_url = {f"{base}/a/{n}.html": page for base, share
+              in zip(sites.bases, [pages[n::count] for n in range(count)], strict=True)
+              for n, page in enumerate(share)}  # fmt: skip
+    order, paired = _crawl_pairs(workdir / "e")
+    order = [url for url in order if url in by_url] + [url for url in by_url if url not in paired]
     use_sibling = dict(pair.split("=", 1) for pair in args.set if "=" in pair).get(
         "NEWSCRAWL_USE_SIBLING", "auto").strip().lower()  # as the crawl's -s says
+    kept = PageCache(DEFAULT_SIBLING_PAGES)  # every page's parse, kept as the pipeline keeps it
     started, started_cpu = time.perf_counter(), time.process_time()
-    for base, share in zip(sites.bases, shares, strict=True):
-        for n, page in enumerate(share):
-            other = 1 if n == 0 else 0  # every article's sibling: the site's first (second) page
-            sibling = StoredPage(f"{base}/a/{other}.html", share[other], "text/html") \
-                if len(share) > 1 else None  # fmt: skip
-            try:
-                extract_page(page, f"{base}/a/{n}.html", "text/html", DEFAULT_MAX_BYTES, sibling,
-                             siblings=siblings, use_sibling=use_sibling)  # fmt: skip
-            except BadInput:
-                pass
+    for url in order:
+        body, other = by_url[url], paired.get(url)
+        sibling = StoredPage(other, by_url[other], "text/html") if other in by_url else None
+        try:
+            page = parse_page(body, url=url, content_type="text/html", max_bytes=DEFAULT_MAX_BYTES)
+        except BadInput:  # the crawl's scan refused it too
+            continue
+        kept.put(body_key(url, body), page)
+        try:
+            extract_page(page, url, "text/html", DEFAULT_MAX_BYTES, sibling, siblings=kept,
+                         use_sibling=use_sibling)  # fmt: skip
+        except BadInput:
+            pass
     extract_s = time.perf_counter() - started
     extract_cpu = time.process_time() - started_cpu
     row = {"pages": served, "crawl_span_s": round(crawl_s, 2), "extract_s": round(extract_s, 2),
            "overhead_pct": round(100 * (crawl_s / extract_s - 1), 1),
            "crawl_cpu_s": crawl_cpu, "crawl_cpu_total_s": round(usage.ru_utime + usage.ru_stime, 2),
-           "extract_cpu_s": round(extract_cpu, 2), "exit_code": crawl.returncode}
+           "extract_cpu_s": round(extract_cpu, 2), "exit_code": crawl.returncode,
+           "extracted": len(order),
+           "siblings_passed": sum(1 for url in order if paired.get(url) in by_url)}
     if crawl_cpu is not None:
         row["overhead_cpu_pct"] = round(100 * (crawl_cpu / extract_cpu - 1), 1)
+        row["crawl_cpu_ms_per_page"] = round(1e3 * crawl_cpu / max(served, 1), 1)
+        row["extract_cpu_ms_per_page"] = round(1e3 * extract_cpu / max(len(order), 1), 1)
     return row
+
+
+def _crawl_pairs(out: Path) -> tuple[list[str], dict[str, str | None]]:
+    """The URLs of a crawl's items in the order written, and the sibling URL each item's
+    extraction was given (``extraction.sibling.url``; None: no sibling)."""
+    order: list[str] = []
+    paired: dict[str, str | None] = {}
+    for path in sorted(out.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            sibling = (item.get("extraction") or {}).get("sibling") or {}
+            order.append(item["url"])
+            paired[item["url"]] = sibling.get("url")
+    return order, paired
 
 
 def _need_psutil() -> None:
@@ -538,10 +567,10 @@ def run(args: argparse.Namespace) -> int:
     _need_psutil()
     data = args.data or Path(os.environ.get("NEWSCRAWL_DATA", Path.home() / ".cache" / "newsdata"))
     pages = _load_pages(data, args.sets.split(","), args.pages)
-    counts = [int(n) for n in args.workers.split(",")]
+    counts = [] if args.only == "overhead" else [int(n) for n in args.workers.split(",")]
     workdir = Path(tempfile.mkdtemp(prefix="newscrawl-crawl-bench-"))
     sites = _Sites(pages, args.sites)
-    server, url = (None, args.redis) if args.redis else _private_redis(workdir)
+    server, url = (None, args.redis) if args.redis or not counts else _private_redis(workdir)
     result: dict[str, Any] = {"pages": len(pages), "sites": args.sites, "delay_s": args.delay,
                               "cores": os.cpu_count(), "load_before": os.getloadavg()[0]}
     try:
@@ -553,15 +582,40 @@ def run(args: argparse.Namespace) -> int:
                                      server.pid if server is not None else None))
             print(f"  {runs[-1]['pages_per_s']} pages/s ({runs[-1]['pages']} pages in "
                   f"{runs[-1]['span_s']} s)", file=sys.stderr, flush=True)  # fmt: skip
-        print("[crawl-bench] embedded crawl without delay vs extraction alone...", file=sys.stderr,
-              flush=True)  # fmt: skip
         result["workers"] = runs
-        result["overhead"] = _overhead(sites, pages, args, workdir)
+        if args.only != "workers":
+            print("[crawl-bench] embedded crawl without delay vs extraction alone...",
+                  file=sys.stderr, flush=True)  # fmt: skip
+            result["overhead"] = _overhead(sites, pages, args, workdir)
     finally:
         sites.close()
         if server is not None:
             server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
+    if runs:
+        _print_workers(runs, result)
+    over = result.get("overhead")
+    if over is None:
+        pass
+    elif "overhead_cpu_pct" in over:
+        print(f"crawl overhead over extraction alone, CPU: {over['overhead_cpu_pct']} % (crawl "
+              f"{over['crawl_cpu_s']} s CPU over its span, {over['crawl_cpu_total_s']} s with "
+              f"start-up and exit; extraction {over['extract_cpu_s']} s CPU)")  # fmt: skip
+        print(f"  per page: crawl {over['crawl_cpu_ms_per_page']} ms of CPU for each of its "
+              f"{over['pages']} responses; extraction alone {over['extract_cpu_ms_per_page']} ms "
+              f"for each of the {over['extracted']} pages it extracted "
+              f"({over['siblings_passed']} with the crawl's sibling)")  # fmt: skip
+    if over is not None:
+        print(f"crawl overhead over extraction alone, wall: {over['overhead_pct']} % (crawl span "
+              f"{over['crawl_span_s']} s for {over['pages']} responses, extraction "
+              f"{over['extract_s']} s)")  # fmt: skip
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    return 0
+
+
+def _print_workers(runs: list[dict[str, Any]], result: dict[str, Any]) -> None:
+    """The workers' part of the report."""
     base = runs[0]["pages_per_s"] if runs else 0
     print(f"{'workers':>8} {'pages':>6} {'span s':>8} {'pages/s':>8} {'vs first':>9}")
     for row in runs:
@@ -606,14 +660,3 @@ def run(args: argparse.Namespace) -> int:
     print("(first s: its first request after the span's start; idle: share of the span with none "
           "of its requests at the server; in flight: its requests at the server on average; "
           "polite waits: requests that waited for a shared per-site slot, and the seconds)")
-    over = result["overhead"]
-    if "overhead_cpu_pct" in over:
-        print(f"crawl overhead over extraction alone, CPU: {over['overhead_cpu_pct']} % (crawl "
-              f"{over['crawl_cpu_s']} s CPU over its span, {over['crawl_cpu_total_s']} s with "
-              f"start-up and exit; extraction {over['extract_cpu_s']} s CPU)")  # fmt: skip
-    print(f"crawl overhead over extraction alone, wall: {over['overhead_pct']} % (crawl span "
-          f"{over['crawl_span_s']} s for {over['pages']} responses, extraction "
-          f"{over['extract_s']} s)")  # fmt: skip
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
-    return 0

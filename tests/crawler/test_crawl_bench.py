@@ -44,6 +44,40 @@ def test_crawl_bench_prints_both_figures(tmp_path: Path) -> None:
     over = figures["overhead"]
     assert over["crawl_cpu_s"] > 0 and over["extract_cpu_s"] > 0
     assert over["crawl_cpu_total_s"] >= over["crawl_cpu_s"] and over["exit_code"] == 0
+    # the extraction alone extracts every article the crawl extracted, in the crawl's order
+    assert over["extracted"] == 12 and over["crawl_cpu_ms_per_page"] > 0
+    assert over["extract_cpu_ms_per_page"] > 0
+
+
+@pytest.mark.slow
+def test_crawl_bench_only_overhead_runs_no_workers(tmp_path: Path) -> None:
+    if not (DATA / "cx_163" / "pages").is_dir():
+        pytest.skip(f"{DATA / 'cx_163'} not unpacked")
+    out = tmp_path / "bench.json"
+    result = newscrawl("crawl-bench", "--sets", "cx_163", "--pages", "12", "--sites", "2",
+                       "--only", "overhead", "--json", str(out), timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(out.read_text())
+    assert figures["workers"] == [] and "worker(s) on" not in result.stderr
+    assert "pages/s" not in result.stdout
+    over = figures["overhead"]
+    assert over["pages"] == 12 + 2 and over["extracted"] == 12 and over["exit_code"] == 0
+    # CJK articles: the crawl paired some with a stored sibling, and the extraction alone was
+    # given those same siblings
+    assert over["siblings_passed"] > 0
+    assert "per page: crawl" in result.stdout
+
+
+def test_crawl_pairs_reads_the_items_order_and_siblings(tmp_path: Path) -> None:
+    (tmp_path / "items-1.jsonl").write_text("\n".join(json.dumps(item) for item in [
+        {"url": "http://a/", "extraction": {"sibling": {"url": None, "used": False}}},
+        {"url": "http://a/a/1.html", "extraction": {"sibling": {"url": "http://a/a/0.html"}}},
+        {"url": "http://a/a/0.html", "extraction": {"sibling": {"url": None}}},
+    ]) + "\n", encoding="utf-8")  # fmt: skip
+    order, paired = crawler.commands.crawl_bench._crawl_pairs(tmp_path)
+    assert order == ["http://a/", "http://a/a/1.html", "http://a/a/0.html"]
+    assert paired == {"http://a/": None, "http://a/a/1.html": "http://a/a/0.html",
+                      "http://a/a/0.html": None}  # fmt: skip
 
 
 def test_bench_helpers_docstring_examples_hold() -> None:

@@ -276,3 +276,30 @@ def test_capture_sits_above_every_built_in_downloader_middleware() -> None:
     path = f"{WarcCaptureMiddleware.__module__}.{WarcCaptureMiddleware.__name__}"
     assert CAPTURE_MIDDLEWARES == {path: CAPTURE_ORDER}
     assert CAPTURE_ORDER > max(Settings().getdict("DOWNLOADER_MIDDLEWARES_BASE").values())
+
+
+def test_gzip_level_changes_the_members_not_the_records(tmp_path: Path) -> None:
+    pointers, sizes = {}, {}
+    for level in (1, 6):
+        folder = tmp_path / f"level{level}"
+        warc = WarcWriter(folder, "newscrawl", 1 << 30, make_crawler().stats, gzip_level=level)
+        warc.open()
+        pointers[level] = write_all(warc, exchanges())
+        sizes[level] = sum(p["length"] for p in pointers[level])
+    for fast, default in zip(pointers[1], pointers[6], strict=True):
+        record_1, payload_1 = member(tmp_path / "level1", fast)
+        record_6, payload_6 = member(tmp_path / "level6", default)
+        assert payload_1 == payload_6 and len(payload_1) > 1000
+        assert record_1.http_headers.headers == record_6.http_headers.headers
+        for name in ("WARC-Target-URI", "WARC-Date", "WARC-Payload-Digest", "WARC-Block-Digest"):
+            assert record_1.rec_headers.get_header(name) == record_6.rec_headers.get_header(name)
+    assert sizes[1] > sizes[6]  # level 1 compresses less, and faster (warc_writer.GZIP_LEVEL)
+
+
+def test_gzip_level_setting_reaches_the_writer_and_is_checked(tmp_path: Path) -> None:
+    crawler = make_crawler({"NEWSCRAWL_WARC_DIR": str(tmp_path), "NEWSCRAWL_WARC_GZIP_LEVEL": 1})
+    assert WarcCaptureMiddleware.from_crawler(crawler).writer.gzip_level == 1
+    default = make_crawler({"NEWSCRAWL_WARC_DIR": str(tmp_path)})
+    assert WarcCaptureMiddleware.from_crawler(default).writer.gzip_level == 6
+    with pytest.raises(ValueError, match="NEWSCRAWL_WARC_GZIP_LEVEL"):
+        WarcWriter(tmp_path, "newscrawl", 1 << 30, make_crawler().stats, gzip_level=10)
