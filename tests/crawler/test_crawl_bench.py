@@ -15,15 +15,20 @@ from tests.crawler.demo_helpers import newscrawl
 DATA = Path(os.environ.get("NEWSCRAWL_DATA", Path.home() / ".cache" / "newsdata"))
 
 
+def _bench(tmp_path: Path, dataset: str, *options: str):
+    """Run ``newscrawl crawl-bench`` on 12 pages of ``dataset`` as 2 sites: (result, figures)."""
+    if not (DATA / dataset / "pages").is_dir():
+        pytest.skip(f"{DATA / dataset} not unpacked")
+    out = tmp_path / "bench.json"
+    result = newscrawl("crawl-bench", "--sets", dataset, "--pages", "12", "--sites", "2",
+                       *options, "--json", str(out), timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return result, json.loads(out.read_text())
+
+
 @pytest.mark.slow
 def test_crawl_bench_prints_both_figures(tmp_path: Path) -> None:
-    if not (DATA / "cx_bbc" / "pages").is_dir():
-        pytest.skip(f"{DATA / 'cx_bbc'} not unpacked")
-    out = tmp_path / "bench.json"
-    result = newscrawl("crawl-bench", "--sets", "cx_bbc", "--pages", "12", "--sites", "2",
-                       "--delay", "0.05", "--json", str(out), timeout=600)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    figures = json.loads(out.read_text())
+    result, figures = _bench(tmp_path, "cx_bbc", "--delay", "0.05")
     assert [r["workers"] for r in figures["workers"]] == [1, 2]
     assert all(r["pages"] == 12 + 2 and r["exit_codes"] == [0] * r["workers"]
                for r in figures["workers"])  # every article and both fronts, each run
@@ -51,13 +56,7 @@ def test_crawl_bench_prints_both_figures(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_crawl_bench_only_overhead_runs_no_workers(tmp_path: Path) -> None:
-    if not (DATA / "cx_163" / "pages").is_dir():
-        pytest.skip(f"{DATA / 'cx_163'} not unpacked")
-    out = tmp_path / "bench.json"
-    result = newscrawl("crawl-bench", "--sets", "cx_163", "--pages", "12", "--sites", "2",
-                       "--only", "overhead", "--json", str(out), timeout=600)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    figures = json.loads(out.read_text())
+    result, figures = _bench(tmp_path, "cx_163", "--only", "overhead")
     assert figures["workers"] == [] and "worker(s) on" not in result.stderr
     assert "pages/s" not in result.stdout
     over = figures["overhead"]
