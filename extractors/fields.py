@@ -188,10 +188,16 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
     # article:published_time first: where it and JSON-LD disagree it is more often right
     # (day accuracy, JSON-LD first -> og first: trafilatura_eval 0.847 -> 0.854, htmldate_eval
     # 0.878 -> 0.881, wcxb_dev 0.843 either way; readability_testpages loses 1 of 33 pages)
-    for key in PUBLISHED_META[:2]:
-        found += [(v, "opengraph") for v in meta.meta.get(key, ())]
-    for obj in meta.ld_articles:
-        found += [(v, "jsonld") for v in _ld_strings(obj, "datePublished", "dateCreated")]
+    og = [(v, "opengraph") for key in PUBLISHED_META[:2] for v in meta.meta.get(key, ())]
+    ld = [(v, "jsonld") for obj in meta.ld_articles
+          for v in _ld_strings(obj, "datePublished", "dateCreated")]
+    # ... unless it is the very value JSON-LD gives as the modification: the CMS wrote the last
+    # edit's time into article:published_time (readability_testpages: 2 pages)
+    ld_modified = {v.strip() for obj in meta.ld_articles for v in _ld_strings(obj, "dateModified")}
+    if og and ld and og[0][0].strip() in ld_modified and ld[0][0].strip() not in ld_modified:
+        found += ld + og
+    else:
+        found += og + ld
     found += [(v, "jsonld") for v in meta.ld_salvaged.get("datePublished", ())]
     found += [(v, "microdata") for v in meta.microdata.get("datePublished", ())]
     for key in PUBLISHED_META[2:]:

@@ -644,3 +644,13 @@ def test_author_box_headed_by_the_name_and_going_on_with_the_biography() -> None
     box = ("Jane Roe\nJane is a reporter covering the courts.", "Jane Roe\nThe courts, covered daily.")
     assert bylines._boxed_name(box[0], ()) == ["Jane Roe"]
     assert bylines._boxed_name(box[1], ()) == []
+
+
+def test_published_time_that_is_the_json_ld_modification_gives_way_to_json_ld() -> None:
+    # readability_testpages' schema-org-context-object page (Apache-2.0): article:published_time
+    # 2024-12-07T12:43:39.889Z is JSON-LD's dateModified to the millisecond; its datePublished,
+    # 2024-12-06T22:00:40Z, is the gold's day.
+    gold = fixture("readability_testpages-00095.html")
+    fields = extract(page_bytes(gold)).fields
+    assert fields.published.startswith(gold["date"][:10])
+    assert fields.sources["published"] == "jsonld"
