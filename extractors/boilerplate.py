@@ -390,7 +390,7 @@ def furniture_mask(nodes: NodeTable, markup: Markup | None = None,
     weak &= ~(_among_paragraphs(nodes, markup, paragraphs) & ~markup.hidden)
     strong &= ~(strong_story & (lc > MAX_STRONG_SHARE * total))
     if paywall.any():  # the paywalled story (see PAYWALL_WORDS)
-        strong &= ~(paywall & (_paragraph_count(nodes, markup) >= MIN_STORY_PARAGRAPHS))
+        strong &= ~(paywall & (paragraphs >= MIN_STORY_PARAGRAPHS))
     protected = _subtree_any((markup.tags == "h1") | markup.article_body, nodes.end)
     for row in np.flatnonzero((strong | weak) & ~protected):
         if keep[row]:

@@ -421,7 +421,8 @@ def _in_skipped_block(element) -> bool:
         if ancestor.tag in ("footer", "aside", "nav"):
             return True
         classes = ancestor.get("class") or ""
-        if "[" in classes:  # a utility class's arbitrary value names no block: "[--sidebar-width:18rem]"
+        if "[" in classes:  # a utility class's arbitrary value ("[--sidebar-width:18rem]")
+            # names a CSS variable, not the block
             classes = " ".join(c for c in classes.split() if "[" not in c)
         marks = f"{classes} {ancestor.get('id') or ''}".lower()
         if any(word in marks for word in _AUTHOR_LINK_SKIP):

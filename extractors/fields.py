@@ -192,7 +192,7 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
     ld = [(v, "jsonld") for obj in meta.ld_articles
           for v in _ld_strings(obj, "datePublished", "dateCreated")]
     # ... unless it is the very value JSON-LD gives as the modification: the CMS wrote the last
-    # edit's time into article:published_time (readability_testpages: 2 pages)
+    # edit's time into article:published_time (readability_testpages' schema-org page)
     ld_modified = {v.strip() for obj in meta.ld_articles for v in _ld_strings(obj, "dateModified")}
     if og and ld and og[0][0].strip() in ld_modified and ld[0][0].strip() not in ld_modified:
         found += ld + og

@@ -242,8 +242,8 @@ def _rejoin_after_the_end(root: etree._Element) -> None:
     story was lost, F1 0). An HTML5 parser, as every browser has, ignores those end tags and
     keeps the rest in the body: this does the same, in document order, leaving out the trailing
     documents' ``head`` (an advertisement's title and scripts are no content of the page).
-    Written by hand: lxml has no option for it (``html5lib`` would, at about ten times the cost of
-    a parse)."""
+    Written by hand: lxml's parser has no option for it, and an HTML5 parser (``html5lib``)
+    would be a second parser of every page for the few that need it."""
     body = root.find("body")
     if body is None:
         body = etree.SubElement(root, "body")
