@@ -572,3 +572,15 @@ def test_a_section_id_that_is_its_heading_s_slug_names_no_furniture():
     assert furniture_mask(page.nodes)[section]
     tp, fp, fn = shingle_match(gold["body"], result.body)
     assert tp / (tp + fn) > 0.9
+
+
+def test_short_link_free_paragraphs_beside_a_paragraph_region_join_it():
+    # hearya.com (trafilatura_eval): the walk stepped into one 1,628-character paragraph (a
+    # hundred singers' names set in one p); the post's short paragraphs beside it ("Keith Caputo,
+    # Life of Agony", 27 characters) stayed out under SIBLING_MIN_CHARS, and a wanted snippet
+    # with them. The tweet button and the comment form beside them stay out.
+    gold, result = _extract("trafilatura_eval-00255.html")
+    assert snippet_counts(result.body, gold["with"], gold["without"]) == (
+        len(gold["with"]), 0, 0, len(gold["without"]))
+    assert "Phil Anselmo, Pantera" in result.body
+    assert "Tweet" not in result.body.splitlines()
