@@ -55,7 +55,8 @@ MIN_LINKS_IN_LINK_NODE = 2
 #: nine dev sets it raised body F1 by 0.001 (aeb, big9, cleanportaleval), snippet F1 by 0.005
 #: (trafilatura_eval), but it cut the first product name of list pages (list_records gate set:
 #: snippet F1 0.653 with it, 0.704 without, floor 0.697). ``region_text(..., True)`` keeps it
-#: available for a later, type-independent criterion.
+#: available: the chain applies it to pages typed ``article``
+#: (:data:`extractors.ARTICLE_LINK_EDGES`).
 DROP_LINK_ONLY_EDGES = False
 
 #: Siblings of the subject region that join it: the story's other paragraphs when FindMT went one

@@ -584,3 +584,14 @@ def test_short_link_free_paragraphs_beside_a_paragraph_region_join_it():
         len(gold["with"]), 0, 0, len(gold["without"]))
     assert "Phil Anselmo, Pantera" in result.body
     assert "Tweet" not in result.body.splitlines()
+
+
+def test_an_article_s_link_only_edge_lines_are_left_out():
+    # dtb-tennis.de (trafilatura_eval): the story's region ends with two links to other stories
+    # ("Kohlmann: „Als nächstes gewinnen wir den Davis Cup“", each its own line); on a page
+    # typed article they go, the story's last paragraph stays.
+    gold, result = _extract("trafilatura_eval-00695.html")
+    assert result.page_type == "article"
+    assert snippet_counts(result.body, gold["with"], gold["without"]) == (
+        len(gold["with"]), 0, 0, len(gold["without"]))
+    assert "Bei einer Niederlage würde man in den sogenannten Playoffs" in result.body
