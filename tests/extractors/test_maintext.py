@@ -595,3 +595,13 @@ def test_an_article_s_link_only_edge_lines_are_left_out():
     assert snippet_counts(result.body, gold["with"], gold["without"]) == (
         len(gold["with"]), 0, 0, len(gold["without"]))
     assert "Bei einer Niederlage würde man in den sogenannten Playoffs" in result.body
+
+
+def test_the_story_s_paragraphs_between_its_headline_and_the_region_join_it():
+    # blog.mondediplo.net (trafilatura_eval): the walk chose the readers' comments (ul.forum,
+    # longer than the post); the post's own paragraphs, between its h1 and that list, were
+    # lost, and two of the three wanted snippets with them. They now come first.
+    gold, result = _extract("trafilatura_eval-00383.html")
+    tp, fn, fp, tn = snippet_counts(result.body, gold["with"], gold["without"])
+    assert (tp, fn) == (len(gold["with"]), 0)
+    assert result.body.startswith("L’un des écrivains sud-coréens les plus célèbres")
