@@ -23,8 +23,8 @@ from extractors.lcs_denoise import denoise
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
 from extractors.script import CJK_MIN_SHARE, cjk_share, has_letters, page_cjk_share
-from extractors.story import (HEADLINE_LEAD_MIN_ROWS, headline_lead_rows, lead_rows,
-                              story_container)
+from extractors.story import (HEADLINE_LEAD_MIN_ROWS, headline_lead_rows, in_headline_block,
+                              lead_rows, story_container)
 from extractors.svm_fields import SvmPolicy, apply_policy
 
 #: The LCS denoiser's body is used only when it keeps at least this share of the characters of
@@ -338,13 +338,14 @@ def is_thread(page: Page) -> bool:
 def _with_lead(page: Page, main: MainText, allowed) -> MainText:
     """``main`` with the story's lead where the template sets it apart, above the subject region
     (:func:`extractors.story.lead_rows`), and the story's paragraphs between its headline and
-    the region where there are :data:`extractors.story.HEADLINE_LEAD_MIN_ROWS` of them
-    (:func:`extractors.story.headline_lead_rows`)."""
+    the region where there are :data:`extractors.story.HEADLINE_LEAD_MIN_ROWS` of them, or one
+    set apart from the headline's own block (:func:`extractors.story.headline_lead_rows`)."""
     if main.region is None or main.keep is None or not main.text:
         return main
     rows = lead_rows(page.nodes, main.region, allowed)
     extra = headline_lead_rows(page.nodes, main.region, allowed)
-    if len(extra) >= HEADLINE_LEAD_MIN_ROWS:
+    if len(extra) >= HEADLINE_LEAD_MIN_ROWS or (
+            extra and not in_headline_block(page.nodes, extra[0])):  # a lead set apart
         rows = sorted(set(rows) | set(extra))
     if not rows:
         return main
