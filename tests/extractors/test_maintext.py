@@ -622,3 +622,13 @@ def test_a_lead_set_apart_from_the_headline_s_block_joins_the_story():
                       b"restore the lines along the bay. " * 6 + b"</p>" * 3 + b"</div></article>"
                       b"</body></html>")
     assert "left thousands without power" not in extract(page).body
+
+
+def test_an_article_ends_before_a_comment_section_s_heading():
+    # breakingbelizenews.com (trafilatura_eval): the story's region ended with "Comments", then
+    # the site's advertising and copyright notes (four unwanted snippets); the body now ends
+    # with the story's last paragraph.
+    gold, result = _extract("trafilatura_eval-00955.html")
+    assert snippet_counts(result.body, gold["with"], gold["without"]) == (
+        len(gold["with"]), 0, 0, len(gold["without"]))
+    assert result.body.endswith("to save lives.”")
