@@ -632,3 +632,11 @@ def test_an_article_ends_before_a_comment_section_s_heading():
     assert snippet_counts(result.body, gold["with"], gold["without"]) == (
         len(gold["with"]), 0, 0, len(gold["without"]))
     assert result.body.endswith("to save lives.”")
+
+
+def test_a_german_related_topics_heading_opens_furniture():
+    # fluessiggas.de (trafilatura_eval): "Verwandte Themenbereiche" and its links followed the
+    # story inside its region; the heading names them as other pages', and they go.
+    gold, result = _extract("trafilatura_eval-00754.html")
+    assert snippet_counts(result.body, gold["with"], gold["without"]) == (
+        len(gold["with"]), 0, 0, len(gold["without"]))
