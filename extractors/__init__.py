@@ -211,6 +211,10 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
         listed = extract_list_text(page, content=furniture, start=0)
         if listed.text:
             main = listed
+    elif page_type == "article":  # the body's edges (timed with the attenuation step)
+        if ARTICLE_LINK_EDGES:
+            main = _without_link_edges(page, main)
+        main = _without_comment_call(main)
     t_list = time.perf_counter()
     if page_type == "article" and not fields.published and not isinstance(document, Page):
         # an article dated nowhere on the parsed page: its source's scripts and comments
@@ -222,10 +226,6 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
                    pagetype=(t5 - t4) * 1e3, total=(t6 - t0) * 1e3)
     if lcs_ms is not None:  # the sibling's parse (when given as bytes) and the LCS matching
         timings["lcs"] = lcs_ms
-    if page_type == "article" and ARTICLE_LINK_EDGES:
-        main = _without_link_edges(page, main)
-    if page_type == "article":
-        main = _without_comment_call(main)
     main = _without_head_datelines(main)
     if not main.text and fields.description:
         # a page that holds no text (a forum rendered by script: Discourse serves an empty
