@@ -505,7 +505,9 @@ def _links_after(nodes: NodeTable, row: int, lines: np.ndarray) -> None:
     ``<p><a>other story</a></p>`` a story), up to the first that holds other text."""
     parent, n = nodes.parent[row], len(nodes)
     sibling = int(nodes.end[row]) + 1
-    while sibling < n and nodes.parent[sibling] == parent:
+    while sibling < n and nodes.parent[sibling] == parent and not lines[sibling]:
+        # (a sibling already marked: an earlier label's walk went on from there; stopping keeps
+        # a page of thousands of linked "ALSO" lines linear: 17 s -> 0.07 s at 8 000)
         if nodes.text[sibling]:
             if nodes.link_text[sibling] < nodes.text[sibling] - 2:
                 break
