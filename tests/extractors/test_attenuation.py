@@ -56,6 +56,9 @@ TEASERS_KEPT = pytest.mark.xfail(strict=True, reason="teaser list with descripti
 GALLERY_TITLE_KEPT = pytest.mark.xfail(strict=True, reason="a hidden gallery overlay's title")
 #: modernfarmer.com: the sidebar the hidden headline copy guards (below) holds a menu link.
 HIDDEN_HEADLINE_COPY_NAV = pytest.mark.xfail(strict=True, reason="a sidebar guarded by a hidden h1")
+#: Substack's cards of other posts set in the essay (wcxb_dev techworld-with-milan) keep their
+#: publication's name, which the page's header links to; only their "Read more" line goes.
+EMBEDDED_POST_CARDS = pytest.mark.xfail(strict=True, reason="another post's card, its site name")
 #: Readability's hidden-nodes test page holds no link at all: nothing to leave out.
 NO_LINKS = pytest.mark.skip(reason="a test page without links")
 NAVIGATION_CASES = [pytest.param(g, marks=TEASERS_KEPT) if g["file"] == "pages/aeb-00179.html"
@@ -64,7 +67,9 @@ NAVIGATION_CASES = [pytest.param(g, marks=TEASERS_KEPT) if g["file"] == "pages/a
                     else pytest.param(g, marks=NO_LINKS)
                     if g["file"] == "pages/readability_testpages-00042.html"
                     else pytest.param(g, marks=HIDDEN_HEADLINE_COPY_NAV)
-                    if g["file"] == "pages/wcxb_dev-00324.html" else g
+                    if g["file"] == "pages/wcxb_dev-00324.html"
+                    else pytest.param(g, marks=EMBEDDED_POST_CARDS)
+                    if g["file"] == "pages/wcxb_dev-00764.html" else g
                     for g in ARTICLES]
 
 

@@ -574,6 +574,55 @@ def test_a_section_id_that_is_its_heading_s_slug_names_no_furniture():
     assert tp / (tp + fn) > 0.9
 
 
+def test_a_heading_wrapped_alone_in_its_header_opens_the_block_around_it():
+    # yahoo.com (readability_testpages): "Recommended for You" is an <h2> alone in two header
+    # divs of the stream applet; the block it opened was the header only, and the walk took the
+    # stream (video player labels, other stories) before the story (F1 0.25).
+    gold, result = _extract("readability_testpages-00127.html")
+    assert result.body.startswith("A photographer and Navy veteran is fighting back")
+    assert "Share Your Recipe" not in result.body and "Video Quality" not in result.body
+    page = parse_page(page_bytes(gold))
+    applet = next(row for row, element in enumerate(page.nodes.elements)
+                  if element.get("data-applet-type") == "td-applet-stream")
+    assert not furniture_mask(page.nodes)[applet]
+
+
+def test_links_after_a_label_alone_in_its_element_go():
+    # Substack (wcxb_dev, techworld-with-milan): "Read more" alone in a div, then a line of
+    # links to another post ("10 months ago · 154 likes · 10 comments · author").
+    gold, result = _extract("wcxb_dev-00764.html")
+    assert "154 likes" not in result.body and "241 likes" not in result.body
+    tp, fp, fn = shingle_match(gold["body"], result.body)
+    assert tp / (tp + fn) > 0.95  # the essays themselves stay
+    # zdnet.com (aeb): "<p><strong>Also: </strong><a>See Black Friday coverage at CNET</a></p>"
+    # between the paragraphs is a link to another story, not text of this one.
+    gold, result = _extract("aeb-00064.html")
+    assert "See Black Friday coverage" not in result.body
+    assert result.body.startswith(_first_line(gold["body"])[:60])
+
+
+def test_noembed_content_is_not_text():
+    # buzzfeed.com (readability_testpages): a <noembed> holding a Pinterest button's template;
+    # libxml2 reads its content as raw text, which then stood in the node table as words
+    # ("#{img_n_width}x#{img_n_height}").
+    page = parse_page(page_bytes(fixture("readability_testpages-00018.html")))
+    assert "#{img" not in "".join(page.nodes.seg_text)
+    assert "noembed" not in page.nodes.tag
+
+
+def test_a_formula_s_text_is_kept_and_its_tex_source_is_not():
+    # readability_testpages' MathJax page: the MathML formulas were removed with the other
+    # noise tags, leaving "When , there are two solutions to and they are" (F1 0.32).
+    gold, result = _extract("readability_testpages-00060.html")
+    assert "a ≠ 0 , there are two solutions to a x 2 + b x + c = 0" in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.9
+    # Wikipedia (readability_testpages, wikipedia-3): each formula carries its TeX source in an
+    # <annotation>, which is not text of the page.
+    page = parse_page(page_bytes(fixture("readability_testpages-00121.html")))
+    assert "math" in page.nodes.tag
+    assert "displaystyle" not in "".join(page.nodes.seg_text)
+
+
 def test_short_link_free_paragraphs_beside_a_paragraph_region_join_it():
     # hearya.com (trafilatura_eval): the walk stepped into one 1,628-character paragraph (a
     # hundred singers' names set in one p); the post's short paragraphs beside it ("Keith Caputo,
