@@ -86,6 +86,17 @@ def _evidence(nodes: NodeTable, markup: Markup):
     yield list(np.flatnonzero(markup.tags == "article"))
 
 
+def _lead_sized(nodes: NodeTable, first: int, region: int) -> list[int]:
+    """Rows from ``first`` up to ``region`` that close before it and hold a lead's amount of
+    non-link text (:data:`LEAD_MIN_CHARS` to :data:`LEAD_MAX_CHARS`, links at most
+    :data:`LEAD_MAX_LINK_SHARE` of it)."""
+    rows = np.arange(first, region)
+    own, text = nodes.nonlink_text[rows], nodes.text[rows]
+    fits = ((nodes.end[rows] < region) & (own >= LEAD_MIN_CHARS) & (own <= LEAD_MAX_CHARS)
+            & (text - own <= LEAD_MAX_LINK_SHARE * text))
+    return rows[fits].tolist()
+
+
 def lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None = None) -> list[int]:
     """Rows of the story's lead where the template sets it apart from the subject region: an
     element named as a lead (:data:`LEAD_NAMES`) that ends before ``region`` begins, shares an
@@ -102,12 +113,8 @@ def lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None = None) 
         if nodes.parent[top] < 0:
             break
         top = int(nodes.parent[top])
-    rows = np.arange(top + 1, region)
-    own, text = nodes.nonlink_text[rows], nodes.text[rows]
-    fits = ((nodes.end[rows] < region) & (own >= LEAD_MIN_CHARS) & (own <= LEAD_MAX_CHARS)
-            & (text - own <= LEAD_MAX_LINK_SHARE * text))
     found: list[int] = []
-    for row in rows[fits].tolist():  # a few rows: the regex and the subtree walk only here
+    for row in _lead_sized(nodes, top + 1, region):  # a few rows: the regex and the walk only here
         if found and row <= int(nodes.end[found[-1]]):
             continue  # inside a lead already taken
         name = nodes.ident[row] + " " + nodes.classes[row]
@@ -173,12 +180,8 @@ def headline_lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None
     headline = region - 1 - between[::-1].index("h1")  # the last h1 before the region
     if nodes.end[headline] >= region:
         return []  # the region is inside the headline's element
-    rows = np.arange(int(nodes.end[headline]) + 1, region)
-    own, text = nodes.nonlink_text[rows], nodes.text[rows]
-    fits = ((nodes.end[rows] < region) & (own >= LEAD_MIN_CHARS) & (own <= LEAD_MAX_CHARS)
-            & (text - own <= LEAD_MAX_LINK_SHARE * text))
     found: list[int] = []
-    for row in rows[fits].tolist():  # a few rows: the word count and the names only here
+    for row in _lead_sized(nodes, int(nodes.end[headline]) + 1, region):  # words counted here only
         if found and row <= int(nodes.end[found[-1]]):
             continue
         if nodes.tag[row] not in HEADLINE_LEAD_TAGS:
