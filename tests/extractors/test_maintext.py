@@ -689,3 +689,14 @@ def test_a_german_related_topics_heading_opens_furniture():
     gold, result = _extract("trafilatura_eval-00754.html")
     assert snippet_counts(result.body, gold["with"], gold["without"]) == (
         len(gold["with"]), 0, 0, len(gold["without"]))
+
+
+def test_a_custom_element_is_named_by_its_tag():
+    # bmas.de (trafilatura_eval): the site's menu is a <pp-header><pp-navigation> with no id or
+    # class; unnamed, its 13 000 characters of links were taken for the press release (0 of 3
+    # wanted snippets). The tag's words name it as a class would.
+    gold, result = _extract("trafilatura_eval-00653.html")
+    tp, fn, fp, tn = snippet_counts(result.body, gold["with"], gold["without"])
+    assert (tp, fn) == (len(gold["with"]), 0)
+    assert "Übersicht: Arbeitsförderung" not in result.body
+    assert result.body.startswith("Mit der am 15. Januar 2022 in Kraft getretenen Verordnung")
