@@ -700,3 +700,29 @@ def test_a_custom_element_is_named_by_its_tag():
     assert (tp, fn) == (len(gold["with"]), 0)
     assert "Übersicht: Arbeitsförderung" not in result.body
     assert result.body.startswith("Mit der am 15. Januar 2022 in Kraft getretenen Verordnung")
+
+
+def test_a_block_the_page_hides_goes_whatever_its_share():
+    # readability_testpages' visibility-hidden page: a div styled "visibility: hidden" holds
+    # three of the six paragraphs, half the page's text (over MAX_WEAK_SHARE, so it stayed):
+    # a reader never sees it.
+    gold, result = _extract("readability_testpages-00114.html")
+    assert "Lorem ipsum dolor sit amet" not in result.body
+    assert result.body.startswith("Tempor incididunt ut labore")
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.95
+
+
+def test_a_news_story_s_photo_gallery_is_furniture():
+    # chron.com (aeb, MIT): a Hearst story that declares itself a NewsArticle carries an
+    # "asset_gallery" overlay whose title and "Back to Gallery" button came first in the body.
+    gold, result = _extract("aeb-00109.html")
+    assert "Back to Gallery" not in result.body
+    assert result.body.startswith("New vehicle sales in the Houston area plunged 10 percent")
+    # the same gallery on a page that does not say it is an article (a product page, a
+    # picture story) may be its content: it stays
+    page = b"<html><body><div class='gallery'>" + b"<p>A red kettle with a steel spout and a " \
+        b"wooden handle.</p>" * 4 + b"</div><div>" + b"<p>The kettle boils a litre of water in " \
+        b"under three minutes.</p>" * 6 + b"</div></body></html>"
+    assert "red kettle" in extract(page).body
+    assert "red kettle" not in extract(page.replace(
+        b"<html>", b'<html><head><meta property="og:type" content="article"></head>')).body
