@@ -15,6 +15,12 @@ wcxb_dev 1 165 -> 1 200 of 1 497; 27 wcxb_dev pages lost where the gold is the d
 Pages that do not say they are articles (landing, product, docs pages) keep the declared title:
 taking their ``<h1>`` too would gain 11 trafilatura_eval and 57 wcxb_dev pages but lose 66
 wcxb_dev and 23 readability_testpages pages, whose gold is the declared title there.
+
+The choice is hand-written, not learned: a ranker trained over the same candidates (declared
+titles whole and cut, the headings, this rule's answer; ``evaluation/title_ranker.py``) did not
+beat it on the sites the models never train on without losing pages on another set
+(docs/evaluation.md, "Titles: a learned candidate ranker (2026-11-27)"): what the rule leaves is
+the gold taking the ``<h1>`` and the declared title by turns, which no page feature tells apart.
 """
 
 from __future__ import annotations
