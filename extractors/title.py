@@ -15,6 +15,12 @@ wcxb_dev 1 165 -> 1 200 of 1 497; 27 wcxb_dev pages lost where the gold is the d
 Pages that do not say they are articles (landing, product, docs pages) keep the declared title:
 taking their ``<h1>`` too would gain 11 trafilatura_eval and 57 wcxb_dev pages but lose 66
 wcxb_dev and 23 readability_testpages pages, whose gold is the declared title there.
+
+The choice is hand-written, not learned: a ranker trained over the same candidates (declared
+titles whole and cut, the headings, this rule's answer; ``evaluation/title_ranker.py``) did not
+beat it on the sites the models never train on without losing pages on another set
+(docs/evaluation.md, "Titles: a learned candidate ranker (2026-11-27)"): what the rule leaves is
+the gold taking the ``<h1>`` and the declared title by turns, which no page feature tells apart.
 """
 
 from __future__ import annotations
@@ -90,6 +96,16 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
 
 def declared_titles(meta: Metadata) -> list[tuple[str, str]]:
     """[(title, source)] in order of trust."""
+    return [(title, _SOURCE_OF_KIND[kind]) for title, kind in _declared(meta)]
+
+
+#: The field source (``extraction.sources``) of each kind of declared title.
+_SOURCE_OF_KIND = {"jsonld": "jsonld", "microdata": "microdata", "opengraph": "opengraph",
+                   "twitter": "meta", "title_tag": "meta"}
+
+
+def _declared(meta: Metadata) -> list[tuple[str, str]]:
+    """[(title, kind)] in order of trust, kind one of :data:`_DECLARED_KINDS`."""
     found: list[tuple[str, str]] = []
     for obj in meta.ld_articles:
         for key in ("headline", "name"):
@@ -100,11 +116,11 @@ def declared_titles(meta: Metadata) -> list[tuple[str, str]]:
         found.append((value, "jsonld"))
     for value in meta.microdata.get("headline", ()):
         found.append((value, "microdata"))
-    for key, source in (("og:title", "opengraph"), ("twitter:title", "meta")):
-        found += [(v, source) for v in meta.meta.get(key, ())]
+    for key, kind in (("og:title", "opengraph"), ("twitter:title", "twitter")):
+        found += [(v, kind) for v in meta.meta.get(key, ())]
     if meta.title_tag:
-        found.append((meta.title_tag, "meta"))
-    return [(t, s) for t, s in ((_clean(html.unescape(t)), s) for t, s in found) if t]
+        found.append((meta.title_tag, "title_tag"))
+    return [(t, k) for t, k in ((_clean(html.unescape(t)), k) for t, k in found) if t]
 
 
 def site_names(meta: Metadata) -> set[str]:
@@ -261,13 +277,30 @@ def _spells_host(text: str, hosts: set[str]) -> bool:
 def _headings(page: Page, sites: set[str]) -> list[tuple[str, str]]:
     """(tag, text) of the first visible ``<h1>``s, then of the first ``<h2>``s (a blog's post
     title is often an ``<h2>`` under a logo ``<h1>``), without those that are the site's name."""
-    found: list[tuple[str, str]] = []
+    return [(tag, text) for tag, text, _ in _heading_rows(page, sites)]
+
+
+def _heading_rows(page: Page, sites: set[str], links: bool = False) -> list[tuple[str, str, bool]]:
+    """(tag, text, is or holds a link) of :func:`_headings`' headings; the link is looked for
+    only with ``links`` (the rule does not need it; ``evaluation.title_ranker`` does). The walk
+    stops at the :data:`MAX_HEADINGS`-th kept heading of each tag, so a page of a hundred
+    ``<h2>`` teasers does not have the text of each read."""
+    rows: list[tuple[str, str, bool]] = []
     for tag in ("h1", "h2"):
-        texts = [text for text in (_heading_text(el) for el in page.body.iter(tag)
-                                   if not _HIDDEN.search(el.get("class") or ""))
-                 if len(text) >= MIN_HEADLINE_CHARS and _key(text) not in sites]
-        found += [(tag, text) for text in texts[:MAX_HEADINGS]]
-    return found
+        kept = 0
+        for el in page.body.iter(tag):
+            if _HIDDEN.search(el.get("class") or ""):
+                continue
+            text = _heading_text(el)
+            if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites:
+                continue
+            link = links and (next(el.iterancestors("a"), None) is not None
+                              or next(el.iter("a"), None) is not None)
+            rows.append((tag, text, link))
+            kept += 1
+            if kept >= MAX_HEADINGS:
+                break
+    return rows
 
 
 _FOLD = str.maketrans({"’": "'", "‘": "'", "‚": "'", "“": '"', "”": '"', "„": '"', "«": '"',
@@ -328,3 +361,4 @@ def _clean(text: str) -> str:
 def _key(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip(
         " \t\"'“”‘’«»「」『』《》()[]:;,.!?|-–—·")
+
