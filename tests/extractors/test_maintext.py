@@ -726,3 +726,32 @@ def test_a_news_story_s_photo_gallery_is_furniture():
     assert "red kettle" in extract(page).body
     assert "red kettle" not in extract(page.replace(
         b"<html>", b'<html><head><meta property="og:type" content="article"></head>')).body
+
+
+def test_a_dialog_the_page_opens_over_itself_is_furniture():
+    # france.attac.org (trafilatura_eval): the newsletter sign-up dialog ("Je m'informe",
+    # "Recevoir les informations d'Attac France ...") was the walk's region, and the story none
+    # of it (0 of 3 wanted snippets).
+    gold, result = _extract("trafilatura_eval-00607.html")
+    assert snippet_counts(result.body, gold["with"], gold["without"]) == (
+        len(gold["with"]), 0, 0, len(gold["without"]))
+    assert result.body.startswith("« Les privatisations sont au profit d’intérêts privés")
+    # cloudflare.com/waf (wcxb_dev, CC-BY-4.0): a "Talk to an expert" contact form in a
+    # <dialog> named "...-modal" sat inside the page's main region, its 3 800 characters of
+    # form labels read as body text.
+    gold, result = _extract("wcxb_dev-00794.html")
+    assert "Talk to an expert" not in result.body
+    assert "First name:" not in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.7
+
+
+def test_a_small_dialog_stays():
+    # a dialog of a few words (a price explanation behind an "i" icon) cannot be mistaken for
+    # the body: it stays (MIN_DIALOG_CHARS); one with as much text as a story goes
+    def dialog_kept(words: int) -> bool:
+        page = parse_page(b"<html><body><div><p>" + b"Our shoes for rent this season. " * 30 +
+                          b"</p></div><div class='modal'><p>" + b"The price applies. " * words +
+                          b"</p></div></body></html>")
+        return bool(furniture_mask(page.nodes)[page.nodes.classes.index("modal")])
+    assert dialog_kept(5)
+    assert not dialog_kept(40)
