@@ -755,3 +755,12 @@ def test_a_small_dialog_stays():
         return bool(furniture_mask(page.nodes)[page.nodes.classes.index("modal")])
     assert dialog_kept(5)
     assert not dialog_kept(40)
+
+
+def test_a_dialog_element_is_furniture():
+    # investor.vanguard.com (wcxb_dev, CC-BY-4.0): each term of the page opens a <dialog> with
+    # its glossary definition ("Stock: A security that represents part ownership ..."); they
+    # were read as body text between the page's paragraphs.
+    gold, result = _extract("wcxb_dev-01273.html")
+    assert "A security that represents part ownership" not in result.body
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.8
