@@ -764,3 +764,13 @@ def test_a_dialog_element_is_furniture():
     gold, result = _extract("wcxb_dev-01273.html")
     assert "A security that represents part ownership" not in result.body
     assert page_f1(shingle_match(gold["body"], result.body)) > 0.8
+
+
+def test_a_gallery_longer_than_the_story_is_furniture():
+    # independent.co.uk (readability_testpages, bug-1255978): a 50-picture gallery set inside
+    # the story's text holds 78 % of the page's text; the walk chose its captions ("1/50 United
+    # goin down ...") and the story's first half was lost (F1 0.03).
+    gold, result = _extract("readability_testpages-00017.html")
+    assert "United goin down" not in result.body
+    assert "Most people go to hotels for the pleasure of sleeping" in result.body[:200]
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.8
