@@ -283,8 +283,10 @@ def run(args: argparse.Namespace) -> int:
                                   f"{FOLDS} folds: the highest accuracy keeping >= "
                                   f"{args.article_recall} of the training articles",
                      "rule": "article if P(article) >= article_floor (heuristic says article) "
-                             "or >= article_rescue (heuristic says list/other); else list if "
-                             "P(list) >= 0.5; else other",
+                             "or >= article_rescue (heuristic says list/other), and >= "
+                             f"{MEDIA_ARTICLE_FLOOR} at a media address (a path segment naming "
+                             "a media format: /av/, /video/, /pictures/, /podcasts/...); else "
+                             "list if P(list) >= 0.5; else other",
                      "cross_validated": cross},
         "training": {"classifier": "sklearn.ensemble.ExtraTreesClassifier",
                      "n_estimators": args.trees, "min_samples_leaf": MIN_LEAF,
