@@ -183,3 +183,14 @@ def test_a_media_address_raises_the_article_floor_only():
         p_article >= MEDIA_ARTICLE_FLOOR)
     high = PageTypeModel(model.article, model.listing, 1.01, 1.01)
     assert high.decide(row, "article", media=True) != "article"  # a floor above it still holds
+
+
+def test_the_trainer_decides_media_addresses_as_the_crawl_does():
+    """The trainer's threshold choice and tables type pages as :meth:`PageTypeModel.decide`."""
+    from evaluation.training.pagetype import _decide
+
+    p_article, p_list = np.array([0.3, 0.3, 0.6]), np.array([0.7, 0.2, 0.2])
+    heuristic = ["article", "list", "article"]
+    assert _decide(heuristic, p_article, p_list, 0.1, 0.1) == ["article"] * 3
+    assert _decide(heuristic, p_article, p_list, 0.1, 0.1, [True, True, True]) == [
+        "list", "other", "article"]
