@@ -1,5 +1,6 @@
 """Page type: the heuristic and the shipped page model that decides, on the real fixture pages
-(tests/fixtures/pages: aeb, cx_163, cx_bbc, wcxb_dev, gerapy_listdetail; see SOURCES.md), and
+(tests/fixtures/pages: aeb, cx_163, cx_bbc, wcxb_dev, gerapy_listdetail; pagetype/ and
+pagetype_media/: wcxb_dev, cx_163; see SOURCES.md), the media address rule, and
 ``newscrawl train pagetype`` on tests/fixtures/eval/page_type (wcxb_dev and gerapy_listdetail
 pages, CC-BY-4.0 and Apache-2.0)."""
 
@@ -18,8 +19,8 @@ from evaluation.training.pagetype import THRESHOLDS, _forest
 from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
-from extractors.pagetype import (FEATURES, classify_page, heuristic_type, load_page_model,
-                                 page_features)
+from extractors.pagetype import (FEATURES, MEDIA_ARTICLE_FLOOR, PageTypeModel, classify_page,
+                                 heuristic_type, load_page_model, media_address, page_features)
 from tests.fixture_pages import gold_lines, page_bytes
 
 PAGE_TYPE_SET = Path(__file__).parents[1] / "fixtures" / "eval" / "page_type"
@@ -117,3 +118,79 @@ def test_pages_the_first_page_model_typed_wrong_are_typed_right(gold):
     held-out sites (tests/fixtures/SOURCES.md)."""
     html = (Path(__file__).parents[1] / "fixtures" / "pagetype" / gold["file"]).read_bytes()
     assert extract(html, url=gold.get("url")).page_type == gold["page_type"]
+
+
+MEDIA = {json.loads(line)["url"]: json.loads(line) for line in
+         (Path(__file__).parents[1] / "fixtures" / "pagetype_media" / "gold.jsonl").read_text(
+             encoding="utf-8").splitlines()}
+
+
+def _media_page(url: str) -> tuple[dict, bytes]:
+    gold = MEDIA[url]
+    return gold, (Path(__file__).parents[1] / "fixtures" / "pagetype_media" / gold["file"]
+                  ).read_bytes()
+
+
+def test_a_list_filed_under_a_media_address_is_not_an_article():
+    """worldpodcast.network's category page under ``/podcasts/`` (wcxb_dev, a site held out of
+    training): P(article) is over the floor the model keeps articles with, under the media
+    address floor; the chain typed it article before (its list records were never read)."""
+    gold, html = _media_page("https://worldpodcast.network/podcasts/category/Technology")
+    result = extract(html, url=gold["url"])
+    main = extract_main_text(result.page)
+    guess = heuristic_type(result.page, main)
+    model = load_page_model(None)
+    p_article, _ = model.probabilities(page_features(result.page, main.text, result.fields,
+                                                     result.body, guess))
+    floor = model.article_floor if guess == "article" else model.article_rescue
+    assert floor <= p_article < MEDIA_ARTICLE_FLOOR  # the model alone calls it an article
+    assert media_address(gold["url"])
+    assert result.page_type == gold["page_type"] == "list"
+
+
+def test_an_article_filed_under_a_media_address_stays_an_article():
+    gold, html = _media_page(
+        "https://thewoodwhisperer.com/videos/10-easy-woodworking-projects-compilation/")
+    assert media_address(gold["url"])
+    assert extract(html, url=gold["url"]).page_type == gold["page_type"] == "article"
+
+
+@pytest.mark.parametrize("url, media", [
+    ("https://www.bbc.com/news/av/world-asia-44983991/gurkha-women", True),
+    ("http://www.cbsnews.com/pictures/notable-deaths-in-2018/", True),
+    ("http://www.yahoo.com/news/video/u-appeals-court-000146750.html", True),
+    ("http://www.msnbc.com/morning-joe/episodes#!#full-episodes", True),
+    ("https://example.org/Podcasts/", True),
+    # a format named inside a slug, or a word that only starts like one, is no media address
+    ("https://www.telegraph.co.uk/tennis/2019/11/19/tennis-podcast-davis-cup-finals/", False),
+    ("https://www.lemonlight.com/video-production/", False),
+    ("https://www.apple.com/watch/", False),
+    ("https://example.org/avenue/story?video=1", False),
+    (None, False),
+])
+def test_media_address_reads_whole_path_segments(url, media):
+    assert media_address(url) is media
+
+
+def test_a_media_address_raises_the_article_floor_only():
+    model = load_page_model(None)
+    row = page_features(extract(b"<html><body><p>Short.</p></body></html>").page, "Short.")
+    p_article = model.article.probability(row)
+    low = PageTypeModel(model.article, model.listing, 0.0, 0.0)  # every page an article ...
+    assert low.decide(row, "article") == "article"
+    # ... but at a media address P(article) must reach MEDIA_ARTICLE_FLOOR
+    assert (low.decide(row, "article", media=True) == "article") is (
+        p_article >= MEDIA_ARTICLE_FLOOR)
+    high = PageTypeModel(model.article, model.listing, 1.01, 1.01)
+    assert high.decide(row, "article", media=True) != "article"  # a floor above it still holds
+
+
+def test_the_trainer_decides_media_addresses_as_the_crawl_does():
+    """The trainer's threshold choice and tables type pages as :meth:`PageTypeModel.decide`."""
+    from evaluation.training.pagetype import _decide
+
+    p_article, p_list = np.array([0.3, 0.3, 0.6]), np.array([0.7, 0.2, 0.2])
+    heuristic = ["article", "list", "article"]
+    assert _decide(heuristic, p_article, p_list, 0.1, 0.1) == ["article"] * 3
+    assert _decide(heuristic, p_article, p_list, 0.1, 0.1, [True, True, True]) == [
+        "list", "other", "article"]
