@@ -774,3 +774,15 @@ def test_a_gallery_longer_than_the_story_is_furniture():
     assert "United goin down" not in result.body
     assert "Most people go to hotels for the pleasure of sleeping" in result.body[:200]
     assert page_f1(shingle_match(gold["body"], result.body)) > 0.8
+
+
+def test_a_script_link_wrapping_paragraphs_is_text():
+    # readability_testpages' js-link-replacement page: the whole text sits in paragraphs inside
+    # <a href="javascript:">; as link text it was all removed (an empty body). A script link
+    # without paragraphs stays a link.
+    gold, result = _extract("readability_testpages-00047.html")
+    assert page_f1(shingle_match(gold["body"], result.body)) == 1.0
+    page = parse_page(b"<html><body><div><p>" + b"The flood reached the town square. " * 8 +
+                      b"</p></div><div><a href='javascript:mail()'>E-mail story</a> "
+                      b"<a href='javascript:print()'>Print this story</a></div></body></html>")
+    assert page.nodes.link_text[0] == len("E-mail story") + len("Print this story")
