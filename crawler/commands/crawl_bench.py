@@ -377,7 +377,8 @@ def _timeline(sites: _Sites, count: int, samples: list[tuple[float, int, int]]) 
     Per worker: responses, when its first request came (seconds after the span's start), the
     share of the span it had no request at the server (``idle``), and its requests in flight on
     average (the sum of its requests' times over the span). The queue: the share of the span it
-    was empty (no request to hand out: the workers had all there was) and its longest length.
+    was empty (no request to hand out: the workers had all there was), its longest length, and
+    the most requests leased to the workers at once (taken from the queue, not yet done).
     """
     span, first = sites.span(), sites.first
     rows = []
@@ -402,6 +403,7 @@ def _timeline(sites: _Sites, count: int, samples: list[tuple[float, int, int]]) 
         "queue_empty_share": round(sum(1 for q, _ in during if q == 0) / len(during), 3)
         if during else None,
         "queue_max": max((q for q, _ in during), default=0),
+        "leased_max": max((lease for _, lease in during), default=0),
     }
 
 
@@ -653,7 +655,8 @@ def _print_workers(runs: list[dict[str, Any]], result: dict[str, Any]) -> None:
                   f"{round(waits.get('wait_s', 0), 1):>7}")  # fmt: skip
         print(f"{row['workers']:>8} {'all':>6} {row['pages']:>6} {'':>7} {'':>6} "
               f"{row.get('in_flight', '-'):>9}   queue empty {row.get('queue_empty_share', 0):.1%} "
-              f"of the span, at most {row.get('queue_max', '-')} queued; "
+              f"of the span, at most {row.get('queue_max', '-')} queued and "
+              f"{row.get('leased_max', '-')} leased; "
               f"{row.get('redis_commands_per_page', '-')} Redis commands a page")  # fmt: skip
         print(f"{'':>15} in flight in each tenth of the span: "
               f"{' '.join(str(x) for x in row.get('in_flight_by_tenth', []))}")  # fmt: skip

@@ -43,7 +43,9 @@ def test_crawl_bench_prints_both_figures(tmp_path: Path) -> None:
         # each worker's share, told apart at the server by its User-Agent
         assert sum(w["pages"] for w in row["per_worker"]) == row["pages"]
         assert all(0 <= w["idle_share"] <= 1 for w in row["per_worker"])
-        assert row["redis_commands_per_page"] > 0 and row["queue_max"] >= 1
+        # the sampler saw the shared queue at work: requests waiting in it or leased from it (a
+        # worker may lease every request as soon as it is queued, between two samples)
+        assert row["redis_commands_per_page"] > 0 and row["queue_max"] + row["leased_max"] >= 1
     assert "beyond this machine's reach" in result.stdout or "within this machine's reach" in \
         result.stdout  # fmt: skip
     over = figures["overhead"]
