@@ -1,5 +1,6 @@
 """Page furniture named by markup: the blocks a page itself labels as comments, sharing, related
-stories, newsletters, consent banners, navigation, advertising or hidden text.
+stories, newsletters, consent banners, navigation, advertising, dialogs, a declared article's
+galleries or hidden text.
 
 The attenuation walk (paper 000) sees only text amounts, so a comment thread longer than the story,
 a "more stories" rail or a cookie-consent vendor list inside the chosen region is body to it. Most
