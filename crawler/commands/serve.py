@@ -26,7 +26,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-in-flight", type=int, default=64, metavar="N",
                         help="requests admitted at once; more get 'server busy' (default 64)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
-                        help="extraction processes (default: 2 or the CPU count if fewer)")
+                        help="extraction processes, each warmed up (models, language identifier, date "
+                             "parser: about a second) before the service listens (default: 2 or "
+                             "the CPU count if fewer)")
     parser.add_argument("--token-env", metavar="VAR",
                         help="require 'Authorization: Bearer <token>', the token read from the "
                              "environment variable VAR (never from the command line)")

@@ -7,6 +7,7 @@ import json
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,7 +20,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "serve-bench", help="requests/s and p50/p99 latency of `newscrawl serve` (extract_pageinfo)",
         description="Reads the pages of a dataset folder, times extract_pageinfo in this process "
         "(one page after another), then starts `newscrawl serve` on a free loopback port and sends "
-        "the same pages with 1, 8 and 50 concurrent HTTP clients; prints requests per second, "
+        "the same pages with 1, 8 and 50 concurrent HTTP clients (each holding one keep-alive "
+        "connection); prints requests per second, "
         "p50 and p99 latency, and the service's rate as a share of the in-process rate.")
     parser.add_argument("data", metavar="DIR", help="dataset folder (gold.jsonl + pages/), e.g. aeb")
     parser.add_argument("--limit", type=int, default=60, metavar="N", help="pages (default 60)")
@@ -56,10 +58,15 @@ def _level(url: str, pages: list[str], clients: int) -> dict:
     session_calls = [{"jsonrpc": "2.0", "id": k, "method": "extract_pageinfo",
                       "params": {"html": html}} for k, html in enumerate(pages)]
 
+    local = threading.local()
+
     def one(call: dict) -> float:
+        # one keep-alive session per client thread, as a client of a service holds one
+        session = getattr(local, "session", None) or requests.Session()
+        local.session = session
         t = time.perf_counter()
-        reply = requests.post(url, data=json.dumps(call), timeout=120,
-                              headers={"Content-Type": "application/json"})
+        reply = session.post(url, data=json.dumps(call), timeout=120,
+                             headers={"Content-Type": "application/json"})
         reply.raise_for_status()
         return time.perf_counter() - t
 

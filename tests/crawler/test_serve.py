@@ -220,3 +220,30 @@ def test_serve_bench_prints_a_row_per_concurrency_level():
     rows = [line for line in run.stdout.splitlines() if line.startswith("| ") and "clients" not in line]
     assert [row.split("|")[1].strip() for row in rows] == ["1", "3"]
     assert all(float(row.split("|")[2]) > 0 for row in rows)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (read from /proc: the tests run on Linux)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def test_the_pool_processes_are_started_and_warm_before_the_service_answers():
+    # the pool used to start its processes on the first calls, which then paid the chain's
+    # one-time loads (models, language identifier, date parser): the first call 0.7 s
+    proc, url = _start("--workers", "2")
+    try:
+        assert len(_children(proc.pid)) == 2
+        _, html = _page("main_text")
+        assert _call(url, "extract_pageinfo", {"html": html}).json()["result"]["page_type"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
