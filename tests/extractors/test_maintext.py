@@ -786,3 +786,16 @@ def test_a_script_link_wrapping_paragraphs_is_text():
                       b"</p></div><div><a href='javascript:mail()'>E-mail story</a> "
                       b"<a href='javascript:print()'>Print this story</a></div></body></html>")
     assert page.nodes.link_text[0] == len("E-mail story") + len("Print this story")
+
+
+def test_the_pages_banner_header_is_weak_furniture_and_an_articles_header_is_not():
+    """A ``header`` outside every sectioning element is the page's banner (its implicit role,
+    as ``role=banner``): aeb-00064's ``header#mainHeader``; the ``header`` inside aeb-00177's
+    ``article`` holds its headline and is not."""
+    nodes = parse_page(page_bytes(fixture("aeb-00064.html"))).nodes
+    banner = next(r for r in range(len(nodes)) if nodes.tag[r] == "header"
+                  and nodes.ident[r] == "mainHeader")
+    assert read_markup(nodes).weak_attribute[banner]
+    nodes = parse_page(page_bytes(fixture("aeb-00177.html"))).nodes
+    headers = [r for r in range(len(nodes)) if nodes.tag[r] == "header"]
+    assert headers and not read_markup(nodes).weak_attribute[headers].any()
