@@ -14,7 +14,9 @@ are the pair of :data:`THRESHOLDS` with the highest accuracy, cross-validated by
 of the training articles. The cross-validation and the tables decide as the crawl does: at a
 media address (:func:`extractors.pagetype.media_address`) P(article) must also reach
 :data:`extractors.pagetype.MEDIA_ARTICLE_FLOOR`, at a site's root address
-(:func:`extractors.pagetype.root_address`) :data:`extractors.pagetype.ROOT_ARTICLE_FLOOR`.
+(:func:`extractors.pagetype.root_address`) :data:`extractors.pagetype.ROOT_ARTICLE_FLOOR`, at a
+documentation or discussion address (:func:`extractors.pagetype.reference_address`)
+:data:`extractors.pagetype.REFERENCE_ARTICLE_FLOOR`.
 
 The validation table compares, per set, the heuristic alone and the model; the card keeps it,
 with the confusion matrices and the cross-validated scores per set. Sets: :data:`DEFAULT_SETS`
@@ -40,8 +42,9 @@ from evaluation.datasets import is_validation, load_dataset, site_of
 from evaluation.listmetrics import normalise_page_type, page_type_correct
 from evaluation.training.corpus import dataset_folders, parsed_pages
 from extractors.modelio import MODELS_DIR, save_model
-from extractors.pagetype import (FEATURES, MEDIA_ARTICLE_FLOOR, MODEL_NAME, ROOT_ARTICLE_FLOOR,
-                                 Forest, PageTypeModel, address_floor)
+from extractors.pagetype import (FEATURES, MEDIA_ARTICLE_FLOOR, MODEL_NAME,
+                                 REFERENCE_ARTICLE_FLOOR, ROOT_ARTICLE_FLOOR, Forest,
+                                 PageTypeModel, address_floor)
 
 __all__ = ["add_arguments", "run"]
 
@@ -80,7 +83,8 @@ def read_pages(folders: list, limit: int | None) -> tuple[list[dict], dict]:
     """One row per page with a known gold type: set, site, gold, heuristic type, features."""
     from extractors import extract
     from extractors.attenuation import extract_main_text
-    from extractors.pagetype import heuristic_type, media_address, page_features, root_address
+    from extractors.pagetype import (heuristic_type, media_address, page_features,
+                                     reference_address, root_address)
 
     rows, sizes = [], {}
     for folder in folders:
@@ -95,6 +99,7 @@ def read_pages(folders: list, limit: int | None) -> tuple[list[dict], dict]:
             rows.append({"set": dataset.name, "site": site_of(gold_page.gold), "gold": gold,
                          "heuristic": heuristic, "media": media_address(gold_page.url),
                          "root": root_address(gold_page.url),
+                         "reference": reference_address(gold_page.url),
                          "x": page_features(page, main.text, result.fields, result.body,
                                             heuristic)})
             size[gold] += 1
@@ -164,20 +169,20 @@ def fit(rows: list[dict], floor: float, rescue: float, trees: int = TREES) -> Pa
 
 def predict(model: PageTypeModel, row: dict) -> str:
     return model.decide(row["x"], row["heuristic"], row.get("media", False),
-                        row.get("root", False))
+                        row.get("root", False), row.get("reference", False))
 
 
 def _decide(heuristic: list[str], p_article: np.ndarray, p_list: np.ndarray, floor: float,
             rescue: float, media: list[bool] | None = None,
-            root: list[bool] | None = None) -> list[str]:
-    """:meth:`PageTypeModel.decide` over many pages (``media``: at a media address; ``root``: at
-    a site's root address)."""
-    media = media or [False] * len(heuristic)
-    root = root or [False] * len(heuristic)
-    return ["article" if a >= address_floor(f, m, r) else ("list" if p >= 0.5 else "other")
-            for f, m, r, a, p in zip((floor if h == "article" else rescue for h in heuristic),
-                                     media, root, p_article.tolist(), p_list.tolist(),
-                                     strict=True)]
+            root: list[bool] | None = None, reference: list[bool] | None = None) -> list[str]:
+    """:meth:`PageTypeModel.decide` over many pages (``media``, ``root``, ``reference``: at such
+    an address)."""
+    none = [False] * len(heuristic)
+    return ["article" if a >= address_floor(f, m, r, ref) else ("list" if p >= 0.5 else "other")
+            for f, m, r, ref, a, p in zip(
+                (floor if h == "article" else rescue for h in heuristic), media or none,
+                root or none, reference or none, p_article.tolist(), p_list.tolist(),
+                strict=True)]
 
 
 def choose_thresholds(train: list[dict], recall: float, trees: int = TREES
@@ -201,7 +206,8 @@ def choose_thresholds(train: list[dict], recall: float, trees: int = TREES
     best = None
     for floor, rescue in itertools.product(THRESHOLDS, THRESHOLDS):
         typed = _decide(heuristic, p_article, p_list, floor, rescue,
-                        [r.get("media", False) for r in train], [r.get("root", False) for r in train])
+                        [r.get("media", False) for r in train], [r.get("root", False) for r in train],
+                        [r.get("reference", False) for r in train])
         kept = np.mean([t == "article" for t, a in zip(typed, articles) if a]) if any(articles) \
             else 1.0
         right = np.array([page_type_correct(t, g) for t, g in zip(typed, gold)])
@@ -294,7 +300,8 @@ def run(args: argparse.Namespace) -> int:
                              f"{MEDIA_ARTICLE_FLOOR} at a media address (a path segment naming "
                              "a media format: /av/, /video/, /pictures/, /podcasts/...) and "
                              f">= {ROOT_ARTICLE_FLOOR} at a site's root address (path empty "
-                             "or /, no query); else "
+                             f"or /, no query) and >= {REFERENCE_ARTICLE_FLOOR} at a documentation "
+                             "or discussion address (docs/, forum/, viewtopic.php...); else "
                              "list if P(list) >= 0.5; else other",
                      "cross_validated": cross},
         "training": {"classifier": "sklearn.ensemble.ExtraTreesClassifier",

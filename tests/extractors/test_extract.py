@@ -76,3 +76,22 @@ def test_bad_input_carries_a_reason(document, reason):
     with pytest.raises(BadInput) as info:
         extract(document)
     assert info.value.reason == reason
+
+
+def test_an_article_typed_other_keeps_the_same_body(monkeypatch):
+    """The body does not hang on article against other (only a list is read as a list): every
+    other article fixture, its type forced to ``other``, gives the body it gives as an article (link-only
+    edge lines and a comment section's call left out either way)."""
+    import extractors as chain
+    from tests.fixture_pages import gold_lines
+
+    def body(gold: dict) -> tuple[str, str]:
+        result = chain.extract(page_bytes(gold), url=gold.get("url"))
+        return result.page_type, result.body
+
+    articles = [g for g in gold_lines() if g.get("page_type") == "article"][::2]  # (time)
+    as_article = {g["file"]: text for g in articles for kind, text in [body(g)] if kind == "article"}
+    monkeypatch.setattr(chain, "classify_page", lambda *args, **kwargs: "other")
+    changed = [g["file"] for g in articles
+               if g["file"] in as_article and body(g) != ("other", as_article[g["file"]])]
+    assert len(as_article) > 25 and changed == []

@@ -1,7 +1,7 @@
 """Page type: the heuristic and the shipped page model that decides, on the real fixture pages
 (tests/fixtures/pages: aeb, cx_163, cx_bbc, wcxb_dev, gerapy_listdetail; pagetype/,
-pagetype_media/ and pagetype_root/: wcxb_dev, cx_163; see SOURCES.md), the media and root
-address rules, and
+pagetype_media/ and pagetype_root/: wcxb_dev, cx_163; see SOURCES.md), the media, root and
+reference address rules, and
 ``newscrawl train pagetype`` on tests/fixtures/eval/page_type (wcxb_dev and gerapy_listdetail
 pages, CC-BY-4.0 and Apache-2.0)."""
 
@@ -20,9 +20,10 @@ from evaluation.training.pagetype import THRESHOLDS, _forest
 from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
-from extractors.pagetype import (FEATURES, MEDIA_ARTICLE_FLOOR, ROOT_ARTICLE_FLOOR, PageTypeModel,
-                                 address_floor, classify_page, heuristic_type, load_page_model,
-                                 media_address, page_features, root_address)
+from extractors.pagetype import (FEATURES, MEDIA_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
+                                 ROOT_ARTICLE_FLOOR, PageTypeModel, address_floor, classify_page,
+                                 heuristic_type, load_page_model, media_address, page_features,
+                                 reference_address, root_address)
 from tests.fixture_pages import gold_lines, page_bytes
 
 PAGE_TYPE_SET = Path(__file__).parents[1] / "fixtures" / "eval" / "page_type"
@@ -265,3 +266,49 @@ def test_the_trainer_decides_root_addresses_as_the_crawl_does():
     heuristic = ["article", "list", "article"]
     assert _decide(heuristic, p_article, p_list, 0.1, 0.1, None, [True, False, True]) == [
         "list", "article", "article"]
+
+
+@pytest.mark.parametrize("name", ["wcxb_dev-00663.html", "wcxb_dev-00821.html",
+                                  "wcxb_dev-00508.html", "wcxb_dev-00531.html"])
+def test_documentation_and_forum_pages_the_model_is_unsure_of_are_not_articles(name):
+    """twilio.com/docs/..., kernel.org/doc/..., a XenForo thread (spigotmc.org/threads/...) and a
+    phpBB topic (bbs.archlinux.org/viewtopic.php): gold other, typed article before the reference
+    address rule (P(article) under 0.5, over the model's own floor)."""
+    from tests.fixture_pages import fixture
+
+    gold = fixture(name)
+    assert reference_address(gold["url"])
+    assert extract(page_bytes(gold), url=gold["url"]).page_type == gold["page_type"] == "other"
+
+
+@pytest.mark.parametrize("url, reference", [
+    ("https://docs.python.org/3/library/itertools.html", True),
+    ("https://kubernetes.io/docs/concepts/workloads/pods/", True),
+    ("https://man7.org/linux/man-pages/man1/grep.1.html", True),
+    ("https://wiki.gentoo.org/wiki/Portage", True),
+    ("https://forum.doom9.org/showthread.php?t=186269", True),
+    ("https://bbs.archlinux.org/viewtopic.php?id=309936", True),
+    ("https://community.home-assistant.io/t/start-making-my-home-smart/68911", True),
+    ("https://old.reddit.com/r/science/comments/1rku5x9/hair/", True),
+    ("https://superuser.com/questions/442960/windows-7-explorer", True),
+    ("https://www.simplemachines.org/community/index.php?topic=589061.0", True),
+    # news stories, and what only looks like one of those words
+    ("https://www.bbc.com/news/world-asia-44983991", False),
+    ("https://developers.slashdot.org/story/25/12/19/236259/stanford-grads", False),
+    ("https://en.wikipedia.org/wiki/Time_loop", False),
+    ("https://www.weforum.org/agenda/2024/01/davos/", False),
+    ("https://example.org/2024/05/help-wanted-at-the-docks.html", False),
+    (None, False),
+])
+def test_reference_address_reads_documentation_and_discussion_addresses(url, reference):
+    assert reference_address(url) is reference
+
+
+def test_the_trainer_decides_reference_addresses_as_the_crawl_does():
+    from evaluation.training.pagetype import _decide
+
+    p_article, p_list = np.array([0.3, 0.3, 0.6]), np.array([0.7, 0.2, 0.2])
+    heuristic = ["article", "list", "article"]
+    assert _decide(heuristic, p_article, p_list, 0.1, 0.1, None, None, [False, True, True]) == [
+        "article", "other", "article"]
+    assert address_floor(0.1, False, False, True) == REFERENCE_ARTICLE_FLOOR
