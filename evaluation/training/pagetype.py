@@ -12,11 +12,9 @@ an article stays one) and ``article_rescue`` (the same where the heuristic says 
 are the pair of :data:`THRESHOLDS` with the highest accuracy, cross-validated by site in
 :data:`FOLDS` folds on the training pages, among those that keep at least ``--article-recall``
 of the training articles. The cross-validation and the tables decide as the crawl does: at a
-media address (:func:`extractors.pagetype.media_address`) P(article) must also reach
-:data:`extractors.pagetype.MEDIA_ARTICLE_FLOOR`, at a site's root address
-(:func:`extractors.pagetype.root_address`) :data:`extractors.pagetype.ROOT_ARTICLE_FLOOR`, at a
-documentation or discussion address (:func:`extractors.pagetype.reference_address`)
-:data:`extractors.pagetype.REFERENCE_ARTICLE_FLOOR`.
+media, root, documentation or discussion, commerce or section-front address
+(:func:`extractors.pagetype.address_kinds`) P(article) must also reach that kind's floor
+(:data:`extractors.pagetype.ADDRESS_FLOORS`).
 
 The validation table compares, per set, the heuristic alone and the model; the card keeps it,
 with the confusion matrices and the cross-validated scores per set. Sets: :data:`DEFAULT_SETS`
@@ -42,9 +40,8 @@ from evaluation.datasets import is_validation, load_dataset, site_of
 from evaluation.listmetrics import normalise_page_type, page_type_correct
 from evaluation.training.corpus import dataset_folders, parsed_pages
 from extractors.modelio import MODELS_DIR, save_model
-from extractors.pagetype import (FEATURES, MEDIA_ARTICLE_FLOOR, MODEL_NAME,
-                                 REFERENCE_ARTICLE_FLOOR, ROOT_ARTICLE_FLOOR, Forest,
-                                 PageTypeModel, address_floor)
+from extractors.pagetype import (ADDRESS_FLOORS, FEATURES, MODEL_NAME, Forest, PageTypeModel,
+                                 address_floor)
 
 __all__ = ["add_arguments", "run"]
 
@@ -83,8 +80,7 @@ def read_pages(folders: list, limit: int | None) -> tuple[list[dict], dict]:
     """One row per page with a known gold type: set, site, gold, heuristic type, features."""
     from extractors import extract
     from extractors.attenuation import extract_main_text
-    from extractors.pagetype import (heuristic_type, media_address, page_features,
-                                     reference_address, root_address)
+    from extractors.pagetype import address_kinds, heuristic_type, page_features
 
     rows, sizes = [], {}
     for folder in folders:
@@ -97,9 +93,7 @@ def read_pages(folders: list, limit: int | None) -> tuple[list[dict], dict]:
             main = extract_main_text(page)
             heuristic = heuristic_type(page, main)
             rows.append({"set": dataset.name, "site": site_of(gold_page.gold), "gold": gold,
-                         "heuristic": heuristic, "media": media_address(gold_page.url),
-                         "root": root_address(gold_page.url),
-                         "reference": reference_address(gold_page.url),
+                         "heuristic": heuristic, "kinds": address_kinds(gold_page.url),
                          "x": page_features(page, main.text, result.fields, result.body,
                                             heuristic)})
             size[gold] += 1
@@ -168,21 +162,17 @@ def fit(rows: list[dict], floor: float, rescue: float, trees: int = TREES) -> Pa
 
 
 def predict(model: PageTypeModel, row: dict) -> str:
-    return model.decide(row["x"], row["heuristic"], row.get("media", False),
-                        row.get("root", False), row.get("reference", False))
+    return model.decide(row["x"], row["heuristic"], row.get("kinds", ()))
 
 
 def _decide(heuristic: list[str], p_article: np.ndarray, p_list: np.ndarray, floor: float,
-            rescue: float, media: list[bool] | None = None,
-            root: list[bool] | None = None, reference: list[bool] | None = None) -> list[str]:
-    """:meth:`PageTypeModel.decide` over many pages (``media``, ``root``, ``reference``: at such
-    an address)."""
-    none = [False] * len(heuristic)
-    return ["article" if a >= address_floor(f, m, r, ref) else ("list" if p >= 0.5 else "other")
-            for f, m, r, ref, a, p in zip(
-                (floor if h == "article" else rescue for h in heuristic), media or none,
-                root or none, reference or none, p_article.tolist(), p_list.tolist(),
-                strict=True)]
+            rescue: float, kinds: list[tuple[str, ...]] | None = None) -> list[str]:
+    """:meth:`PageTypeModel.decide` over many pages (``kinds``: each page's kinds of address,
+    :func:`extractors.pagetype.address_kinds`)."""
+    return ["article" if a >= address_floor(f, k) else ("list" if p >= 0.5 else "other")
+            for f, k, a, p in zip((floor if h == "article" else rescue for h in heuristic),
+                                  kinds or [()] * len(heuristic), p_article.tolist(),
+                                  p_list.tolist(), strict=True)]
 
 
 def choose_thresholds(train: list[dict], recall: float, trees: int = TREES
@@ -206,8 +196,7 @@ def choose_thresholds(train: list[dict], recall: float, trees: int = TREES
     best = None
     for floor, rescue in itertools.product(THRESHOLDS, THRESHOLDS):
         typed = _decide(heuristic, p_article, p_list, floor, rescue,
-                        [r.get("media", False) for r in train], [r.get("root", False) for r in train],
-                        [r.get("reference", False) for r in train])
+                        [r.get("kinds", ()) for r in train])
         kept = np.mean([t == "article" for t, a in zip(typed, articles) if a]) if any(articles) \
             else 1.0
         right = np.array([page_type_correct(t, g) for t, g in zip(typed, gold)])
@@ -296,13 +285,12 @@ def run(args: argparse.Namespace) -> int:
                                   f"{FOLDS} folds: the highest accuracy keeping >= "
                                   f"{args.article_recall} of the training articles",
                      "rule": "article if P(article) >= article_floor (heuristic says article) "
-                             "or >= article_rescue (heuristic says list/other), and >= "
-                             f"{MEDIA_ARTICLE_FLOOR} at a media address (a path segment naming "
-                             "a media format: /av/, /video/, /pictures/, /podcasts/...) and "
-                             f">= {ROOT_ARTICLE_FLOOR} at a site's root address (path empty "
-                             f"or /, no query) and >= {REFERENCE_ARTICLE_FLOOR} at a documentation "
-                             "or discussion address (docs/, forum/, viewtopic.php...); else "
-                             "list if P(list) >= 0.5; else other",
+                             "or >= article_rescue (heuristic says list/other), and >= the "
+                             "floor of each kind of address the page is at "
+                             f"{ADDRESS_FLOORS} (media: /av/, /video/, /podcasts/...; root: / "
+                             "without a query; reference: docs/, forum/, viewtopic.php...; "
+                             "commerce: /products/, /services/...; section: /topic/<name>, "
+                             "/news...); else list if P(list) >= 0.5; else other",
                      "cross_validated": cross},
         "training": {"classifier": "sklearn.ensemble.ExtraTreesClassifier",
                      "n_estimators": args.trees, "min_samples_leaf": MIN_LEAF,
