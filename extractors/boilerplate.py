@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 
 import numpy as np
@@ -296,6 +296,10 @@ class NameWords:
     unique: list[str]
     joined: str
     starts: np.ndarray  # where each name's words start in ``joined``
+    #: What :meth:`matching_words` found on this page, kept for its next call (the furniture
+    #: rules ask three to six times a page): the distinct words, the rows of each listed word
+    #: present, the present words of each tuple of stems. Bounded by the page's own words.
+    _found: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, nodes: NodeTable) -> NameWords:
@@ -338,29 +342,48 @@ class NameWords:
         found: list[set[int]] = [set() for _ in word_lists]
         if not self.unique:
             return found
-        exact = [frozenset(w for w in words if not w.endswith("*")) for words in word_lists]
-        stems = [tuple(w[:-1] for w in words if w.endswith("*")) for words in word_lists]
-        every_stem = tuple(stem for listed in stems for stem in listed)
-        present = set(self.joined.split())
-        hits = present & frozenset().union(*exact)
+        exact, stems, every_exact, every_stem = _word_lists(word_lists)
+        memo = self._found
+        present = memo.get("present")
+        if present is None:
+            present = memo["present"] = frozenset(self.joined.split())
+        hits = present & every_exact
         if every_stem:
-            hits.update(word for word in present if word.startswith(every_stem))
+            stemmed = memo.get(every_stem)
+            if stemmed is None:
+                stemmed = memo[every_stem] = frozenset(
+                    word for word in present if word.startswith(every_stem))
+            hits |= stemmed
         if not hits:
             return found
-        lists_of = {word: [i for i, (words, starts) in enumerate(zip(exact, stems, strict=True))
-                           if word in words or (starts and word.startswith(starts))]
-                    for word in hits}
-        joined = self.joined
-        for word, lists in lists_of.items():
-            spaced = f" {word} "  # the word whole: every word stands between two spaces
-            at, places = joined.find(spaced), []
-            while at >= 0:
-                places.append(at)
-                at = joined.find(spaced, at + 1)
-            rows = set((np.searchsorted(self.starts, places, side="right") - 1).tolist())
-            for i in lists:
-                found[i] |= rows
+        for word in hits:
+            rows = memo.get(("rows", word))
+            if rows is None:
+                rows = memo[("rows", word)] = self._rows_of(word)
+            for i, (words, starts) in enumerate(zip(exact, stems, strict=True)):
+                if word in words or (starts and word.startswith(starts)):
+                    found[i] |= rows
         return found
+
+    def _rows_of(self, word: str) -> frozenset[int]:
+        """Indices into ``unique`` whose words hold ``word`` whole (every word stands between
+        two spaces in ``joined``)."""
+        joined, spaced = self.joined, f" {word} "
+        at, places = joined.find(spaced), []
+        while at >= 0:
+            places.append(at)
+            at = joined.find(spaced, at + 1)
+        return frozenset((np.searchsorted(self.starts, places, side="right") - 1).tolist())
+
+
+@functools.lru_cache(maxsize=32)
+def _word_lists(word_lists: tuple[tuple[str, ...], ...]) -> tuple[
+        tuple[frozenset[str], ...], tuple[tuple[str, ...], ...], frozenset[str], tuple[str, ...]]:
+    """The whole words and the stems (a trailing ``*`` dropped) of each list, and of all lists:
+    read once per set of lists (the word lists are constants)."""
+    exact = tuple(frozenset(w for w in words if not w.endswith("*")) for words in word_lists)
+    stems = tuple(tuple(w[:-1] for w in words if w.endswith("*")) for words in word_lists)
+    return exact, stems, frozenset().union(*exact), tuple(s for listed in stems for s in listed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,8 @@ from extractors.authors import clean_authors
 from extractors.dates import FoundDate, first_date_in, parse_date
 from extractors.page import Page, link_hrefs, name_marks
 
-__all__ = ["base_of", "is_outlet", "person_over_outlet", "text_authors", "text_date"]
+__all__ = ["base_of", "is_outlet", "person_over_outlet", "read_text_authors", "text_authors",
+           "text_date"]
 
 #: Elements with a date-ish class looked at (the byline is among the first few of a page).
 MAX_MARKED = 30
@@ -238,6 +239,19 @@ def _text_from(page: Page, segment: int, chars: int) -> str:
 
 def text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None,
                  as_trained: bool = False, title: str | None = None) -> list[str]:
+    """:func:`read_text_authors`, read once per page and arguments (kept in ``page.memo``; a new
+    list each call): the fields step asks the same question up to three times on a page without
+    a declared author (the Chinese byline first, then as the last tier; 0.7 ms a call on
+    cx_163's pages)."""
+    key = ("text_authors", tuple(sites), page_lang, as_trained, title)
+    found = page.memo.get(key)
+    if found is None:
+        found = page.memo[key] = tuple(read_text_authors(page, sites, page_lang, as_trained, title))
+    return list(found)
+
+
+def read_text_authors(page: Page, sites: tuple[str, ...], page_lang: str | None = None,
+                      as_trained: bool = False, title: str | None = None) -> list[str]:
     """Names from a byline element, else from a Chinese "作者：" / "责任编辑：" line (first, on
     Chinese and Japanese pages).
 

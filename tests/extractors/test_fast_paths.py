@@ -148,3 +148,39 @@ def test_author_hrefs_at_once_on_made_up_links(links):
                       + "</p>")
     assert [e.get("href") for e in page.root.iter("a")] == links  # line breaks kept
     assert _author_href_rows(page) == _author_rows_one_by_one(page)
+
+
+def test_name_words_asked_again_answer_as_a_fresh_reading():
+    """``matching_words`` keeps what it found for the next call on the page: lists asked one by
+    one, in another order, then all at once, on a fresh reading of every fixture page, give what
+    one regex pass per list gives."""
+    from extractors.boilerplate import DIALOG_WORDS, GALLERY_WORDS, PAYWALL_WORDS, NameWords
+
+    lists = (*_LISTS, GALLERY_WORDS, DIALOG_WORDS, PAYWALL_WORDS)
+    for result in _extractions():
+        names = NameWords.of(result.page.nodes)
+        expected = [names.matching(_word_pattern(words)) for words in lists]
+        one_by_one = [names.matching_words((words,))[0] for words in reversed(lists)]
+        assert one_by_one[::-1] == expected
+        assert names.matching_words(lists) == expected
+        assert names.matching_words(lists) == expected  # read from what the calls kept
+
+
+def test_text_authors_kept_per_page_are_those_read_afresh():
+    """``bylines.text_authors`` keeps its answer per page and arguments: on every fixture page,
+    for the argument sets the fields step uses, the kept answer is the fresh reading's, and a
+    caller changing the list it got changes no later answer."""
+    from extractors.bylines import read_text_authors, text_authors
+
+    named = 0
+    for result in _extractions():
+        page, sites = result.page, (result.fields.site_name or "",)
+        for lang in (None, "zh", "en"):
+            for as_trained in (False, True):
+                fresh = read_text_authors(page, sites, lang, as_trained, result.fields.title)
+                first = text_authors(page, sites, lang, as_trained, result.fields.title)
+                first.append("changed by a caller")
+                assert text_authors(page, sites, lang, as_trained, result.fields.title) == fresh
+                named += bool(fresh)
+    assert named > 50
+
