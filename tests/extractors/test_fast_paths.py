@@ -184,3 +184,31 @@ def test_text_authors_kept_per_page_are_those_read_afresh():
                 named += bool(fresh)
     assert named > 50
 
+
+def test_a_kept_sibling_tree_matches_as_a_fresh_one():
+    """The sibling's feature tree built once and kept (``page_feature_tree``, as the crawl's
+    parsed-sibling cache keeps the sibling) gives every target of its site the denoising a
+    fresh tree gives, on the cx_163 and cx_bbc fixture pages, each page against the others."""
+    from extractors import parse_page
+    from extractors.lcs_denoise import denoise, page_feature_tree
+
+    compared = 0
+    for site in ("cx_163", "cx_bbc"):
+        pages = [parse_page(page_bytes(line)) for line in gold_lines()
+                 if line["file"].split("/")[-1].startswith(site)]
+        assert len(pages) >= 3
+        for sibling in pages:
+            for target in pages:
+                if target is sibling:
+                    continue
+                fresh = denoise(target.nodes, sibling.nodes)
+                kept = denoise(target.nodes, sibling.nodes,
+                               sibling_tree=page_feature_tree(sibling))
+                assert page_feature_tree(sibling) is page_feature_tree(sibling)
+                assert (fresh.keep is None) == (kept.keep is None)
+                if fresh.keep is not None:
+                    assert np.array_equal(fresh.keep, kept.keep)
+                assert (fresh.clusters, fresh.candidates, fresh.reason) == (
+                    kept.clusters, kept.candidates, kept.reason)
+                compared += fresh.keep is not None
+    assert compared >= 10
