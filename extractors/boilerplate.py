@@ -565,11 +565,11 @@ def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
         return result, lines
     segments = nodes.seg_text
     text = "\n".join(segments).lower()
-    matches = list(_RELATED_HEADING.finditer(text))
+    matches = _related_headings(text)
     if not matches:
         return result, lines
-    found = [m.start() for m in matches]
-    lone = {m.start() for m in matches if m.group("lone")}  # "ALSO": never a block of its own
+    found = [at for at, _ in matches]
+    lone = {at for at, alone in matches if alone}  # "ALSO": never a block of its own
     lengths = [len(t) for t in segments]
     if len(text) != sum(lengths) + len(segments) - 1:  # a letter whose lower case is longer ("İ")
         lengths = [len(t.lower()) for t in segments]
@@ -605,6 +605,28 @@ def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
             if at not in lone:
                 result[opened] = True
     return result, lines
+
+
+#: :data:`_RELATED_HEADING` after a line break, in place of its leading ``^``: a search for a
+#: pattern that starts with a fixed character skips in C to where that character is, where
+#: ``^`` is tried at every character of the text (0.40 -> 0.26 ms a page, median of 100
+#: wcxb_dev pages; 0.24 -> 0.20 on big9's).
+_RELATED_AFTER_BREAK = re.compile("\n" + _RELATED_HEADING.pattern.removeprefix("^"),
+                                  _RELATED_HEADING.flags)
+
+
+def _related_headings(text: str) -> list[tuple[int, bool]]:
+    """(start, whether it is the lone label "also") of every match of :data:`_RELATED_HEADING`
+    in ``text``, as its ``finditer`` gives them: a match starts at the text's start or after a
+    line break (``^`` with ``re.M``) and never spans one (no part of the pattern matches
+    ``\n``), so the matches are the one at 0, if any, and those after each line break."""
+    found = []
+    first = _RELATED_HEADING.match(text)
+    if first is not None:
+        found.append((0, first.group("lone") is not None))
+    found += [(m.start() + 1, m.group("lone") is not None)
+              for m in _RELATED_AFTER_BREAK.finditer(text)]
+    return found
 
 
 def _links_after(nodes: NodeTable, row: int, lines: np.ndarray) -> None:
@@ -643,7 +665,7 @@ def _marks(nodes: NodeTable, markup: Markup, thread: bool = False
             verdict = 4
         guarded = (k in story_names or k not in comment_names) and k not in consent_names
         verdicts[name] = 3 if verdict == 2 and guarded else verdict
-    verdict = np.fromiter((verdicts[name] for name in names), dtype=np.int8, count=len(names))
+    verdict = np.fromiter(map(verdicts.__getitem__, names), dtype=np.int8, count=len(names))
     # the three tag sets as bits of one code per row (a dict lookup per row; np.isin over an
     # object array sorts it, three times)
     bits = dict.fromkeys(NAME_EXEMPT_TAGS | INLINE_EXEMPT_TAGS, 1)
@@ -661,7 +683,7 @@ def _marks(nodes: NodeTable, markup: Markup, thread: bool = False
     paywall = np.zeros(len(names), dtype=bool)
     if paywall_names:
         named = {unique[k] for k in paywall_names}
-        paywall = np.fromiter((name in named for name in names), dtype=bool, count=len(names))
+        paywall = np.fromiter(map(named.__contains__, names), dtype=bool, count=len(names))
     return strong, verdict == 3, weak & ~strong, paywall
 
 
@@ -672,7 +694,7 @@ def _named_rows(nodes: NodeTable, markup: Markup, words: tuple[str, ...]) -> np.
     named = {found.unique[k] for k in listed - story}
     if not named:
         return np.zeros(len(nodes), dtype=bool)
-    return np.fromiter((name in named for name in found.names), dtype=bool, count=len(nodes))
+    return np.fromiter(map(named.__contains__, found.names), dtype=bool, count=len(nodes))
 
 
 def _paragraph_count(nodes: NodeTable, markup: Markup) -> np.ndarray:

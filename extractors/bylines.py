@@ -655,7 +655,19 @@ def _headline_segment(page: Page, title: str | None = None) -> int:
     ``<h1>`` (0 without one).
 
     The first ``<h1>`` is often no headline: a donation box's, a logo's; some pages set the
-    headline in an ``<h2>`` and have no ``<h1>`` at all."""
+    headline in an ``<h2>`` and have no ``<h1>`` at all.
+
+    Kept in ``page.memo`` per title: the dateline and byline readers ask two or three times a
+    page, and each answer walks the rows."""
+    key = ("headline_segment", title)
+    found = page.memo.get(key)
+    if found is None:
+        found = page.memo[key] = _find_headline_segment(page, title)
+    return found
+
+
+def _find_headline_segment(page: Page, title: str | None) -> int:
+    """:func:`_headline_segment` read afresh."""
     nodes = page.nodes
     first = None
     wanted = _fold_key(title) if title else ""

@@ -212,3 +212,68 @@ def test_a_kept_sibling_tree_matches_as_a_fresh_one():
                     kept.clusters, kept.candidates, kept.reason)
                 compared += fresh.keep is not None
     assert compared >= 10
+
+
+_RELATED_TEXTS = ["", "also", "related\nalso\n", "x\n  Related articles:\nread more\nALSO",
+                  "more stories from the desk\n\n\nsee also", "not related\nrelated"]
+
+
+def test_related_headings_after_line_breaks_are_those_the_anchored_search_finds():
+    """``_related_headings`` (a search for a line break, then the heading pattern) against
+    ``_RELATED_HEADING.finditer`` (``^`` tried at every character), on the joined text of every
+    fixture page and on made-up texts."""
+    from extractors.boilerplate import _RELATED_HEADING, _related_headings
+
+    texts = ["\n".join(r.page.nodes.seg_text).lower() for r in _extractions()] + _RELATED_TEXTS
+    found = 0
+    for text in texts:
+        plain = [(m.start(), m.group("lone") is not None) for m in _RELATED_HEADING.finditer(text)]
+        assert _related_headings(text) == plain
+        found += len(plain)
+    assert found > 20
+
+
+def test_name_marks_kept_answers_are_fresh_ones():
+    """``NameMarks.containing`` keeps its answer per words: asked twice, in any order, it gives
+    what a fresh search gives, on every fixture page."""
+    from extractors.bylines import _AUTHOR_MARKED, _DATE_MARKED, _DATE_SKIP_WORDS, _SKIP_WORDS
+    from extractors.page import name_marks
+
+    found = 0
+    for result in _extractions():
+        marks = name_marks(result.page)
+        for words in (_DATE_MARKED, _SKIP_WORDS, _AUTHOR_MARKED, _DATE_SKIP_WORDS, ("source",)):
+            fresh = marks._containing(words)
+            assert marks.containing(words) == fresh == marks.containing(words)
+            assert fresh == {k for k, text in enumerate(marks.lowered)
+                             if any(w in text for w in words)}
+            found += len(fresh)
+    assert found > 100
+
+
+def test_weighted_lengths_are_the_counted_ones():
+    """``pagetype._weighted_length`` (kept per text, ASCII texts not searched) against the plain
+    count, on every fixture page's body and whole text (Chinese pages among them)."""
+    from extractors.pagetype import _CJK, _weighted_length
+
+    cjk = 0
+    for result in _extractions():
+        for text in (result.body, "".join(result.page.nodes.seg_text)):
+            assert _weighted_length(text) == len(text) + 2 * len(_CJK.findall(text))
+            cjk += not text.isascii() and bool(_CJK.search(text))
+    assert cjk >= 3
+
+
+def test_headline_segments_kept_per_title_are_fresh_ones():
+    """``bylines._headline_segment`` keeps its answer per page and title: on every fixture page,
+    for no title, the chosen title and a title no heading has, the fresh walk's answer."""
+    from extractors.bylines import _find_headline_segment, _headline_segment
+
+    moved = 0
+    for result in _extractions():
+        for title in (None, result.fields.title, "no heading reads so"):
+            fresh = _find_headline_segment(result.page, title)
+            assert _headline_segment(result.page, title) == fresh
+            assert _headline_segment(result.page, title) == fresh
+            moved += fresh > 0
+    assert moved > 50
