@@ -139,6 +139,11 @@ def test_author_hrefs_searched_at_once_are_those_searched_one_by_one():
     ['/@jdoe', '/news/x', '/@jdoe/', '/@a.b/c'],  # "$" at each href's end, not the page's
     ['/author/jane\n/x', '/author/bob'],  # an href with a line break is read on its own
     ['/author/', '?x=1&author=3', '/users/login', '', '/profile/p/q#r'],
+    # links with line breaks among others: each read on its own, the others at once
+    ['/author/a', '/x\n/author/b', '/@c', '/users/d\n', '/author/e', '\n', '/@f\n/g', '/@h'],
+    # upper case, ASCII (searched lowered) and not ("/uſers/": "ſ" is an "s" to (?i) only)
+    ['/AUTHOR/Jane', '?AUTHOR=4', '/@Bob', '/People/X', '/x/ProFiles/y'],
+    ['/AUTHOR/Jane', '/uſers/x', '/Users/y', '/\u212aontakt/z', '/journalistIN/ä'],
 ])
 def test_author_hrefs_at_once_on_made_up_links(links):
     from extractors import parse_page
@@ -277,3 +282,22 @@ def test_headline_segments_kept_per_title_are_fresh_ones():
             assert _headline_segment(result.page, title) == fresh
             moved += fresh > 0
     assert moved > 50
+
+
+def test_cjk_bylines_kept_per_page_are_fresh_ones():
+    """``bylines._cjk_byline`` keeps its answer (and the body's opening text) per page: on every
+    fixture page, with and without the headline, the fresh search's names; a caller changing the
+    list it got changes no later answer. Some Chinese pages give names."""
+    from extractors.bylines import _body_opening, _cjk_byline, _find_cjk_byline
+
+    named = 0
+    for result in _extractions():
+        page, sites = result.page, (result.fields.site_name or "",)
+        assert _body_opening(page) == page.body.text_content()[:len(_body_opening(page))]
+        for headline in (True, False):
+            fresh = _find_cjk_byline(page, sites, result.fields.title, headline)
+            first = _cjk_byline(page, sites, result.fields.title, headline)
+            first.append("changed by a caller")
+            assert _cjk_byline(page, sites, result.fields.title, headline) == fresh
+            named += bool(fresh)
+    assert named >= 2
