@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import compress, count, repeat
 
 import numpy as np
 from lxml import etree
@@ -270,8 +270,9 @@ def _heading_slug_ids(nodes: NodeTable) -> set[int]:
     four sections to the strong word ``share*``)."""
     found: set[int] = set()
     idents, tags, end = nodes.ident, nodes.tag, nodes.end
-    for row, ident in enumerate(idents):
-        if not ident or ident.count("-") + ident.count("_") < MIN_SLUG_WORDS - 1:
+    for row in compress(count(), idents):  # the rows with an id (most have none: skipped in C)
+        ident = idents[row]
+        if ident.count("-") + ident.count("_") < MIN_SLUG_WORDS - 1:
             continue
         head = row if tags[row] in _HEADING_TAGS else next(
             (r for r in range(row + 1, min(int(end[row]), row + 3) + 1) if tags[r] in _HEADING_TAGS),
@@ -304,8 +305,11 @@ class NameWords:
     @classmethod
     def of(cls, nodes: NodeTable) -> NameWords:
         slugs = _heading_slug_ids(nodes)
-        names = [("" if row in slugs else i) + " " + c if (i or c) else ""
-                 for row, (i, c) in enumerate(zip(nodes.ident, nodes.classes))]
+        if slugs:
+            names = [("" if row in slugs else i) + " " + c if (i or c) else ""
+                     for row, (i, c) in enumerate(zip(nodes.ident, nodes.classes))]
+        else:  # (most pages: no row to test)
+            names = [i + " " + c if (i or c) else "" for i, c in zip(nodes.ident, nodes.classes)]
         custom = {tag for tag in set(nodes.tag) if "-" in tag} if CUSTOM_TAG_NAMES else ()
         for row, tag in enumerate(nodes.tag if custom else ()):
             if tag in custom:  # a custom element's tag is its name too (see CUSTOM_TAG_NAMES)

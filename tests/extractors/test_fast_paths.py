@@ -301,3 +301,64 @@ def test_cjk_bylines_kept_per_page_are_fresh_ones():
             assert _cjk_byline(page, sites, result.fields.title, headline) == fresh
             named += bool(fresh)
     assert named >= 2
+
+
+@pytest.mark.parametrize("anchor", ["", "12", "Next", "NEXT PAGE", "next  page", "Weiter",
+                                    "\u017fuivant", "Suivant", "n\u00e4chste", "N\u00c4CHSTE",
+                                    "\u00bb", ">>", "下一页", "more\n", "more\n\n", "\nmore", "Older Posts",
+                                    "x"])
+def test_pager_anchors_read_as_the_pattern_reads_them(anchor):
+    """``_pager_anchor`` (ASCII anchors looked up lower-cased) against ``_PAGER_TEXT``'s own
+    case-insensitive match, made-up anchors (a long s, which only the pattern folds to "s")."""
+    from extractors.pagetype import _PAGER_TEXT, _pager_anchor
+
+    assert _pager_anchor(anchor) == (bool(anchor) and (
+        anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None))
+
+
+def test_pager_anchors_of_every_fixture_page_read_as_the_pattern_reads_them():
+    from extractors.pagetype import _PAGER_TEXT, _pager_anchor
+
+    pagers = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        for row, tag in enumerate(nodes.tag):
+            if tag == "a" and 0 < nodes.text[row] <= 14:
+                anchor = nodes.inner_text(row).strip()
+                plain = bool(anchor) and (anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None)
+                assert _pager_anchor(anchor) == plain
+                pagers += plain
+    assert pagers > 50
+
+
+def test_names_read_with_their_slug_ids_as_row_by_row():
+    """``NameWords.of`` (rows with an id found in C; the names built without the slug test when
+    no id is a heading's slug) against the row-by-row reading, on every fixture page."""
+    from extractors.boilerplate import (_HEADING_TAGS, _SLUG_WORD, MIN_SLUG_WORDS, NameWords,
+                                        _heading_slug_ids)
+
+    slugged = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        plain: set[int] = set()
+        for row, ident in enumerate(nodes.ident):
+            if not ident or ident.count("-") + ident.count("_") < MIN_SLUG_WORDS - 1:
+                continue
+            head = row if nodes.tag[row] in _HEADING_TAGS else next(
+                (r for r in range(row + 1, min(int(nodes.end[row]), row + 3) + 1)
+                 if nodes.tag[r] in _HEADING_TAGS), None)
+            if head is None:
+                continue
+            words = _SLUG_WORD.findall(ident.lower())
+            heading = _SLUG_WORD.findall(nodes.elements[head].text_content().lower())
+            if len(words) >= MIN_SLUG_WORDS and heading[:len(words)] == words:
+                plain.add(row)
+        assert _heading_slug_ids(nodes) == plain
+        names = NameWords.of(nodes).names
+        expected = [("" if row in plain else i) + " " + c if (i or c) else ""
+                    for row, (i, c) in enumerate(zip(nodes.ident, nodes.classes))]
+        custom = {row for row, tag in enumerate(nodes.tag) if "-" in tag}
+        assert [n for row, n in enumerate(names) if row not in custom] == \
+            [n for row, n in enumerate(expected) if row not in custom]
+        slugged += bool(plain)
+    assert slugged >= 1
