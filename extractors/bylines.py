@@ -747,7 +747,11 @@ def _body_opening(page: Page) -> str:
 #: Text segments after the headline searched for a Chinese byline (the article and its editor
 #: line; MAX_BYLINE_SCAN characters at most).
 MAX_CJK_SEGMENTS = 2_000
-_CJK_LABELLED = re.compile(r"(?:作者|记者|撰文|(?<![\u4e00-\u9fff])文|编辑|责任编辑|责编)\s*[:：/]\s*"
+#: "文" is a label only after a character that is not a Chinese one; the test follows the "文"
+#: (``文(?<![...]文)``, the same matches as a lookbehind before it) so that every alternative
+#: starts with a fixed character and the search skips in C to where one is: 0.51 -> 0.09 ms a
+#: search of a cx_163 page's opening 20 000 characters.
+_CJK_LABELLED = re.compile(r"(?:作者|记者|撰文|文(?<![\u4e00-\u9fff]文)|编辑|责任编辑|责编)\s*[:：/]\s*"
                            + _CJK_ROLE +
                            r"([\u4e00-\u9fff·]{2,5}(?:[ 、，,][\u4e00-\u9fff·]{2,5}){0,3})")
 

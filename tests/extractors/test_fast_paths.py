@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import numpy as np
@@ -362,3 +363,31 @@ def test_names_read_with_their_slug_ids_as_row_by_row():
             [n for row, n in enumerate(expected) if row not in custom]
         slugged += bool(plain)
     assert slugged >= 1
+
+
+@pytest.mark.parametrize("text", ["文：张三", "中文：李四", " 文/王五", "作者：赵六", "x文:abc",
+                                  "文文：孙七", "本文：周八", "撰文：吴九 编辑：郑十"])
+def test_the_cjk_label_test_after_its_character_finds_what_the_lookbehind_found(text):
+    """``_CJK_LABELLED`` ("文" tested after it) against the pattern with the lookbehind before
+    "文" it was written with, on made-up lines."""
+    from extractors.bylines import _CJK_LABELLED
+
+    plain = re.compile(_CJK_LABELLED.pattern.replace(r"文(?<![\u4e00-\u9fff]文)",
+                                                     r"(?<![\u4e00-\u9fff])文"))
+    assert plain.pattern != _CJK_LABELLED.pattern
+    found = [(m.span(), m.groups()) for m in _CJK_LABELLED.finditer(text)]
+    assert found == [(m.span(), m.groups()) for m in plain.finditer(text)]
+
+
+def test_the_cjk_label_test_on_every_fixture_page():
+    from extractors.bylines import _CJK_LABELLED
+
+    plain = re.compile(_CJK_LABELLED.pattern.replace(r"文(?<![\u4e00-\u9fff]文)",
+                                                     r"(?<![\u4e00-\u9fff])文"))
+    matches = 0
+    for result in _extractions():
+        for text in (result.page.body.text_content(), "\n".join(result.page.nodes.seg_text)):
+            found = [(m.span(), m.groups()) for m in _CJK_LABELLED.finditer(text)]
+            assert found == [(m.span(), m.groups()) for m in plain.finditer(text)]
+            matches += len(found)
+    assert matches >= 2  # the Chinese fixture pages' labelled bylines
