@@ -19,7 +19,7 @@ from extractors.boilerplate import declares_article, furniture_mask, page_markup
 from extractors.dates import is_dateline
 from extractors.errors import BadInput
 from extractors.fields import Fields, date_from_source, extract_fields
-from extractors.lcs_denoise import denoise
+from extractors.lcs_denoise import denoise, page_feature_tree
 from extractors.page import DEFAULT_MAX_BYTES, Page, parse_page
 from extractors.pagetype import classify_page
 from extractors.script import CJK_MIN_SHARE, cjk_share, has_letters, page_cjk_share
@@ -417,7 +417,7 @@ def _denoise(page: Page, sibling: bytes | str | Page, max_bytes: int):
         other = sibling if isinstance(sibling, Page) else parse_page(sibling, max_bytes=max_bytes)
     except BadInput as exc:
         return None, {"used": False, "reason": f"sibling unusable: {exc.reason}"}
-    result = denoise(page.nodes, other.nodes)
+    result = denoise(page.nodes, other.nodes, sibling_tree=page_feature_tree(other))
     if result.keep is None:
         return None, {"used": False, "reason": result.reason}
     return result.keep, {"used": True, "reason": None}

@@ -101,10 +101,19 @@ class NameMarks:
     lowered: list[str]
     joined: str
     starts: list[int]  # where each row's text starts in ``joined``
+    #: :meth:`containing`'s answers by words, kept for the page's next ask (the byline and
+    #: dateline readers ask for the same words three or four times a page).
+    _found: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def containing(self, words: tuple[str, ...]) -> set[int]:
+    def containing(self, words: tuple[str, ...]) -> frozenset[int]:
         """Indices into ``rows`` whose text holds one of ``words`` (``any(w in text ...)``): one
         C search per word and per row holding it (a word holds no NUL, so never spans two)."""
+        found = self._found.get(words)
+        if found is None:
+            found = self._found[words] = frozenset(self._containing(words))
+        return found
+
+    def _containing(self, words: tuple[str, ...]) -> set[int]:
         found: set[int] = set()
         joined, starts = self.joined, self.starts
         for word in words:

@@ -82,7 +82,7 @@ def _evidence(nodes: NodeTable, markup: Markup):
     yield list(np.flatnonzero(markup.article_body))
     found = markup.names if markup.names is not None else NameWords.of(nodes)
     hits = {found.unique[k] for k in found.matching(_STORY_BODY_PATTERN)}
-    yield [row for row, name in enumerate(found.names) if name in hits]
+    yield [row for row, name in enumerate(found.names) if name in hits] if hits else []
     yield list(np.flatnonzero(markup.tags == "article"))
 
 

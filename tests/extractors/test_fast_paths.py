@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import numpy as np
@@ -139,6 +140,11 @@ def test_author_hrefs_searched_at_once_are_those_searched_one_by_one():
     ['/@jdoe', '/news/x', '/@jdoe/', '/@a.b/c'],  # "$" at each href's end, not the page's
     ['/author/jane\n/x', '/author/bob'],  # an href with a line break is read on its own
     ['/author/', '?x=1&author=3', '/users/login', '', '/profile/p/q#r'],
+    # links with line breaks among others: each read on its own, the others at once
+    ['/author/a', '/x\n/author/b', '/@c', '/users/d\n', '/author/e', '\n', '/@f\n/g', '/@h'],
+    # upper case, ASCII (searched lowered) and not ("/uſers/": "ſ" is an "s" to (?i) only)
+    ['/AUTHOR/Jane', '?AUTHOR=4', '/@Bob', '/People/X', '/x/ProFiles/y'],
+    ['/AUTHOR/Jane', '/uſers/x', '/Users/y', '/\u212aontakt/z', '/journalistIN/ä'],
 ])
 def test_author_hrefs_at_once_on_made_up_links(links):
     from extractors import parse_page
@@ -148,3 +154,240 @@ def test_author_hrefs_at_once_on_made_up_links(links):
                       + "</p>")
     assert [e.get("href") for e in page.root.iter("a")] == links  # line breaks kept
     assert _author_href_rows(page) == _author_rows_one_by_one(page)
+
+
+def test_name_words_asked_again_answer_as_a_fresh_reading():
+    """``matching_words`` keeps what it found for the next call on the page: lists asked one by
+    one, in another order, then all at once, on a fresh reading of every fixture page, give what
+    one regex pass per list gives."""
+    from extractors.boilerplate import DIALOG_WORDS, GALLERY_WORDS, PAYWALL_WORDS, NameWords
+
+    lists = (*_LISTS, GALLERY_WORDS, DIALOG_WORDS, PAYWALL_WORDS)
+    for result in _extractions():
+        names = NameWords.of(result.page.nodes)
+        expected = [names.matching(_word_pattern(words)) for words in lists]
+        one_by_one = [names.matching_words((words,))[0] for words in reversed(lists)]
+        assert one_by_one[::-1] == expected
+        assert names.matching_words(lists) == expected
+        assert names.matching_words(lists) == expected  # read from what the calls kept
+
+
+def test_text_authors_kept_per_page_are_those_read_afresh():
+    """``bylines.text_authors`` keeps its answer per page and arguments: on every fixture page,
+    for the argument sets the fields step uses, the kept answer is the fresh reading's, and a
+    caller changing the list it got changes no later answer."""
+    from extractors.bylines import read_text_authors, text_authors
+
+    named = 0
+    for result in _extractions():
+        page, sites = result.page, (result.fields.site_name or "",)
+        for lang in (None, "zh", "en"):
+            for as_trained in (False, True):
+                fresh = read_text_authors(page, sites, lang, as_trained, result.fields.title)
+                first = text_authors(page, sites, lang, as_trained, result.fields.title)
+                first.append("changed by a caller")
+                assert text_authors(page, sites, lang, as_trained, result.fields.title) == fresh
+                named += bool(fresh)
+    assert named > 50
+
+
+def test_a_kept_sibling_tree_matches_as_a_fresh_one():
+    """The sibling's feature tree built once and kept (``page_feature_tree``, as the crawl's
+    parsed-sibling cache keeps the sibling) gives every target of its site the denoising a
+    fresh tree gives, on the cx_163 and cx_bbc fixture pages, each page against the others."""
+    from extractors import parse_page
+    from extractors.lcs_denoise import denoise, page_feature_tree
+
+    compared = 0
+    for site in ("cx_163", "cx_bbc"):
+        pages = [parse_page(page_bytes(line)) for line in gold_lines()
+                 if line["file"].split("/")[-1].startswith(site)]
+        assert len(pages) >= 3
+        for sibling in pages:
+            for target in pages:
+                if target is sibling:
+                    continue
+                fresh = denoise(target.nodes, sibling.nodes)
+                kept = denoise(target.nodes, sibling.nodes,
+                               sibling_tree=page_feature_tree(sibling))
+                assert page_feature_tree(sibling) is page_feature_tree(sibling)
+                assert (fresh.keep is None) == (kept.keep is None)
+                if fresh.keep is not None:
+                    assert np.array_equal(fresh.keep, kept.keep)
+                assert (fresh.clusters, fresh.candidates, fresh.reason) == (
+                    kept.clusters, kept.candidates, kept.reason)
+                compared += fresh.keep is not None
+    assert compared >= 10
+
+
+_RELATED_TEXTS = ["", "also", "related\nalso\n", "x\n  Related articles:\nread more\nALSO",
+                  "more stories from the desk\n\n\nsee also", "not related\nrelated"]
+
+
+def test_related_headings_after_line_breaks_are_those_the_anchored_search_finds():
+    """``_related_headings`` (a search for a line break, then the heading pattern) against
+    ``_RELATED_HEADING.finditer`` (``^`` tried at every character), on the joined text of every
+    fixture page and on made-up texts."""
+    from extractors.boilerplate import _RELATED_HEADING, _related_headings
+
+    texts = ["\n".join(r.page.nodes.seg_text).lower() for r in _extractions()] + _RELATED_TEXTS
+    found = 0
+    for text in texts:
+        plain = [(m.start(), m.group("lone") is not None) for m in _RELATED_HEADING.finditer(text)]
+        assert _related_headings(text) == plain
+        found += len(plain)
+    assert found > 20
+
+
+def test_name_marks_kept_answers_are_fresh_ones():
+    """``NameMarks.containing`` keeps its answer per words: asked twice, in any order, it gives
+    what a fresh search gives, on every fixture page."""
+    from extractors.bylines import _AUTHOR_MARKED, _DATE_MARKED, _DATE_SKIP_WORDS, _SKIP_WORDS
+    from extractors.page import name_marks
+
+    found = 0
+    for result in _extractions():
+        marks = name_marks(result.page)
+        for words in (_DATE_MARKED, _SKIP_WORDS, _AUTHOR_MARKED, _DATE_SKIP_WORDS, ("source",)):
+            fresh = marks._containing(words)
+            assert marks.containing(words) == fresh == marks.containing(words)
+            assert fresh == {k for k, text in enumerate(marks.lowered)
+                             if any(w in text for w in words)}
+            found += len(fresh)
+    assert found > 100
+
+
+def test_weighted_lengths_are_the_counted_ones():
+    """``pagetype._weighted_length`` (kept per text, ASCII texts not searched) against the plain
+    count, on every fixture page's body and whole text (Chinese pages among them)."""
+    from extractors.pagetype import _CJK, _weighted_length
+
+    cjk = 0
+    for result in _extractions():
+        for text in (result.body, "".join(result.page.nodes.seg_text)):
+            assert _weighted_length(text) == len(text) + 2 * len(_CJK.findall(text))
+            cjk += not text.isascii() and bool(_CJK.search(text))
+    assert cjk >= 3
+
+
+def test_headline_segments_kept_per_title_are_fresh_ones():
+    """``bylines._headline_segment`` keeps its answer per page and title: on every fixture page,
+    for no title, the chosen title and a title no heading has, the fresh walk's answer."""
+    from extractors.bylines import _find_headline_segment, _headline_segment
+
+    moved = 0
+    for result in _extractions():
+        for title in (None, result.fields.title, "no heading reads so"):
+            fresh = _find_headline_segment(result.page, title)
+            assert _headline_segment(result.page, title) == fresh
+            assert _headline_segment(result.page, title) == fresh
+            moved += fresh > 0
+    assert moved > 50
+
+
+def test_cjk_bylines_kept_per_page_are_fresh_ones():
+    """``bylines._cjk_byline`` keeps its answer (and the body's opening text) per page: on every
+    fixture page, with and without the headline, the fresh search's names; a caller changing the
+    list it got changes no later answer. Some Chinese pages give names."""
+    from extractors.bylines import _body_opening, _cjk_byline, _find_cjk_byline
+
+    named = 0
+    for result in _extractions():
+        page, sites = result.page, (result.fields.site_name or "",)
+        assert _body_opening(page) == page.body.text_content()[:len(_body_opening(page))]
+        for headline in (True, False):
+            fresh = _find_cjk_byline(page, sites, result.fields.title, headline)
+            first = _cjk_byline(page, sites, result.fields.title, headline)
+            first.append("changed by a caller")
+            assert _cjk_byline(page, sites, result.fields.title, headline) == fresh
+            named += bool(fresh)
+    assert named >= 2
+
+
+@pytest.mark.parametrize("anchor", ["", "12", "Next", "NEXT PAGE", "next  page", "Weiter",
+                                    "\u017fuivant", "Suivant", "n\u00e4chste", "N\u00c4CHSTE",
+                                    "\u00bb", ">>", "下一页", "more\n", "more\n\n", "\nmore", "Older Posts",
+                                    "x"])
+def test_pager_anchors_read_as_the_pattern_reads_them(anchor):
+    """``_pager_anchor`` (ASCII anchors looked up lower-cased) against ``_PAGER_TEXT``'s own
+    case-insensitive match, made-up anchors (a long s, which only the pattern folds to "s")."""
+    from extractors.pagetype import _PAGER_TEXT, _pager_anchor
+
+    assert _pager_anchor(anchor) == (bool(anchor) and (
+        anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None))
+
+
+def test_pager_anchors_of_every_fixture_page_read_as_the_pattern_reads_them():
+    from extractors.pagetype import _PAGER_TEXT, _pager_anchor
+
+    pagers = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        for row, tag in enumerate(nodes.tag):
+            if tag == "a" and 0 < nodes.text[row] <= 14:
+                anchor = nodes.inner_text(row).strip()
+                plain = bool(anchor) and (anchor.isdigit() or _PAGER_TEXT.match(anchor) is not None)
+                assert _pager_anchor(anchor) == plain
+                pagers += plain
+    assert pagers > 50
+
+
+def test_names_read_with_their_slug_ids_as_row_by_row():
+    """``NameWords.of`` (rows with an id found in C; the names built without the slug test when
+    no id is a heading's slug) against the row-by-row reading, on every fixture page."""
+    from extractors.boilerplate import (_HEADING_TAGS, _SLUG_WORD, MIN_SLUG_WORDS, NameWords,
+                                        _heading_slug_ids)
+
+    slugged = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        plain: set[int] = set()
+        for row, ident in enumerate(nodes.ident):
+            if not ident or ident.count("-") + ident.count("_") < MIN_SLUG_WORDS - 1:
+                continue
+            head = row if nodes.tag[row] in _HEADING_TAGS else next(
+                (r for r in range(row + 1, min(int(nodes.end[row]), row + 3) + 1)
+                 if nodes.tag[r] in _HEADING_TAGS), None)
+            if head is None:
+                continue
+            words = _SLUG_WORD.findall(ident.lower())
+            heading = _SLUG_WORD.findall(nodes.elements[head].text_content().lower())
+            if len(words) >= MIN_SLUG_WORDS and heading[:len(words)] == words:
+                plain.add(row)
+        assert _heading_slug_ids(nodes) == plain
+        names = NameWords.of(nodes).names
+        expected = [("" if row in plain else i) + " " + c if (i or c) else ""
+                    for row, (i, c) in enumerate(zip(nodes.ident, nodes.classes))]
+        custom = {row for row, tag in enumerate(nodes.tag) if "-" in tag}
+        assert [n for row, n in enumerate(names) if row not in custom] == \
+            [n for row, n in enumerate(expected) if row not in custom]
+        slugged += bool(plain)
+    assert slugged >= 1
+
+
+@pytest.mark.parametrize("text", ["文：张三", "中文：李四", " 文/王五", "作者：赵六", "x文:abc",
+                                  "文文：孙七", "本文：周八", "撰文：吴九 编辑：郑十"])
+def test_the_cjk_label_test_after_its_character_finds_what_the_lookbehind_found(text):
+    """``_CJK_LABELLED`` ("文" tested after it) against the pattern with the lookbehind before
+    "文" it was written with, on made-up lines."""
+    from extractors.bylines import _CJK_LABELLED
+
+    plain = re.compile(_CJK_LABELLED.pattern.replace(r"文(?<![\u4e00-\u9fff]文)",
+                                                     r"(?<![\u4e00-\u9fff])文"))
+    assert plain.pattern != _CJK_LABELLED.pattern
+    found = [(m.span(), m.groups()) for m in _CJK_LABELLED.finditer(text)]
+    assert found == [(m.span(), m.groups()) for m in plain.finditer(text)]
+
+
+def test_the_cjk_label_test_on_every_fixture_page():
+    from extractors.bylines import _CJK_LABELLED
+
+    plain = re.compile(_CJK_LABELLED.pattern.replace(r"文(?<![\u4e00-\u9fff]文)",
+                                                     r"(?<![\u4e00-\u9fff])文"))
+    matches = 0
+    for result in _extractions():
+        for text in (result.page.body.text_content(), "\n".join(result.page.nodes.seg_text)):
+            found = [(m.span(), m.groups()) for m in _CJK_LABELLED.finditer(text)]
+            assert found == [(m.span(), m.groups()) for m in plain.finditer(text)]
+            matches += len(found)
+    assert matches >= 2  # the Chinese fixture pages' labelled bylines
