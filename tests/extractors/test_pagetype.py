@@ -124,15 +124,26 @@ def test_pages_the_first_page_model_typed_wrong_are_typed_right(gold):
     assert extract(html, url=gold.get("url")).page_type == gold["page_type"]
 
 
-MEDIA = {json.loads(line)["url"]: json.loads(line) for line in
-         (Path(__file__).parents[1] / "fixtures" / "pagetype_media" / "gold.jsonl").read_text(
-             encoding="utf-8").splitlines()}
+def _address_page(folder: str, url: str) -> tuple[dict, bytes]:
+    """(gold line, page bytes) of the page at ``url`` in ``tests/fixtures/<folder>``."""
+    base = Path(__file__).parents[1] / "fixtures" / folder
+    gold = next(g for g in map(json.loads, (base / "gold.jsonl").read_text(
+        encoding="utf-8").splitlines()) if g["url"] == url)
+    return gold, (base / gold["file"]).read_bytes()
 
 
 def _media_page(url: str) -> tuple[dict, bytes]:
-    gold = MEDIA[url]
-    return gold, (Path(__file__).parents[1] / "fixtures" / "pagetype_media" / gold["file"]
-                  ).read_bytes()
+    return _address_page("pagetype_media", url)
+
+
+def _p_article_and_floor(result) -> tuple[float, float]:
+    """(P(article), the floor the shipped model alone asks) of an extraction's page."""
+    main = extract_main_text(result.page)
+    guess = heuristic_type(result.page, main)
+    model = load_page_model(None)
+    p_article, _ = model.probabilities(page_features(result.page, main.text, result.fields,
+                                                     result.body, guess))
+    return p_article, model.article_floor if guess == "article" else model.article_rescue
 
 
 def test_a_list_filed_under_a_media_address_is_not_an_article():
@@ -141,12 +152,7 @@ def test_a_list_filed_under_a_media_address_is_not_an_article():
     address floor; the chain typed it article before (its list records were never read)."""
     gold, html = _media_page("https://worldpodcast.network/podcasts/category/Technology")
     result = extract(html, url=gold["url"])
-    main = extract_main_text(result.page)
-    guess = heuristic_type(result.page, main)
-    model = load_page_model(None)
-    p_article, _ = model.probabilities(page_features(result.page, main.text, result.fields,
-                                                     result.body, guess))
-    floor = model.article_floor if guess == "article" else model.article_rescue
+    p_article, floor = _p_article_and_floor(result)
     assert floor <= p_article < MEDIA_ARTICLE_FLOOR  # the model alone calls it an article
     assert media_address(gold["url"])
     assert result.page_type == gold["page_type"] == "list"
@@ -176,11 +182,17 @@ def test_media_address_reads_whole_path_segments(url, media):
     assert media_address(url) is media
 
 
-def test_a_media_address_raises_the_article_floor_only():
+def _short_page_row() -> tuple[PageTypeModel, np.ndarray, float, PageTypeModel]:
+    """(the shipped model, a made-up short page's feature row, its P(article), the model with
+    floors of 0: every page an article)."""
     model = load_page_model(None)
     row = page_features(extract(b"<html><body><p>Short.</p></body></html>").page, "Short.")
-    p_article = model.article.probability(row)
-    low = PageTypeModel(model.article, model.listing, 0.0, 0.0)  # every page an article ...
+    return model, row, model.article.probability(row), PageTypeModel(model.article,
+                                                                      model.listing, 0.0, 0.0)
+
+
+def test_a_media_address_raises_the_article_floor_only():
+    model, row, p_article, low = _short_page_row()  # every page an article ...
     assert low.decide(row, "article") == "article"
     # ... but at a media address P(article) must reach MEDIA_ARTICLE_FLOOR
     assert (low.decide(row, "article", ("media",)) == "article") is (
@@ -200,15 +212,8 @@ def test_the_trainer_decides_media_addresses_as_the_crawl_does():
         "list", "other", "article"]
 
 
-ROOT = {json.loads(line)["url"]: json.loads(line) for line in
-        (Path(__file__).parents[1] / "fixtures" / "pagetype_root" / "gold.jsonl").read_text(
-            encoding="utf-8").splitlines()}
-
-
 def _root_page(url: str) -> tuple[dict, bytes]:
-    gold = ROOT[url]
-    return gold, (Path(__file__).parents[1] / "fixtures" / "pagetype_root" / gold["file"]
-                  ).read_bytes()
+    return _address_page("pagetype_root", url)
 
 
 @pytest.mark.parametrize("url", ["https://stackoverflow.blog/", "https://www.netlify.com/"])
@@ -218,12 +223,7 @@ def test_a_home_page_the_model_is_unsure_of_is_not_an_article(url):
     article before."""
     gold, html = _root_page(url)
     result = extract(html, url=gold["url"])
-    main = extract_main_text(result.page)
-    guess = heuristic_type(result.page, main)
-    model = load_page_model(None)
-    p_article, _ = model.probabilities(page_features(result.page, main.text, result.fields,
-                                                     result.body, guess))
-    floor = model.article_floor if guess == "article" else model.article_rescue
+    p_article, floor = _p_article_and_floor(result)
     assert floor <= p_article < ROOT_ARTICLE_FLOOR  # the model alone calls it an article
     assert root_address(gold["url"])
     assert result.page_type == gold["page_type"] != "article"
@@ -250,10 +250,7 @@ def test_root_address_is_an_empty_path_without_query(url, root):
 
 
 def test_a_root_address_raises_the_article_floor_only():
-    model = load_page_model(None)
-    row = page_features(extract(b"<html><body><p>Short.</p></body></html>").page, "Short.")
-    p_article = model.article.probability(row)
-    low = PageTypeModel(model.article, model.listing, 0.0, 0.0)
+    _, row, p_article, low = _short_page_row()
     assert (low.decide(row, "article", ("root",)) == "article") is (
         p_article >= ROOT_ARTICLE_FLOOR)
     assert address_floor(0.7, ("root",)) == 0.7 and address_floor(0.1, ("root",)) == \
