@@ -63,10 +63,10 @@ BARE_GAIN = 15
 HEAD_DATELINE_LINES = 6
 
 #: On a page typed ``article`` or ``other``, the body's first and last lines made only of link
-#: text are left out (:data:`extractors.attenuation.DROP_LINK_ONLY_EDGES`: "zurück zur Übersicht", "Lesen Sie
-#: hier einen weiteren ...", a related story's headline, "Rezept drucken" at the region's edges).
-#: Not on list pages, whose first item is a link (the list_records gate set's snippet F1 0.704 ->
-#: 0.653 when it applied to every page). Every page of the nine body
+#: text are left out (:data:`extractors.attenuation.DROP_LINK_ONLY_EDGES`: "zurück zur
+#: Übersicht", "Lesen Sie hier einen weiteren ...", a related story's headline, "Rezept drucken"
+#: at the region's edges). Not on list pages, whose first item is a link (the list_records gate
+#: set's snippet F1 0.704 -> 0.653 when it applied to every page). Every page of the nine body
 #: sets (2026-11-27): trafilatura_eval snippets 0.9130 -> 0.9162 (21 pages up, none down), aeb
 #: 0.9755 -> 0.9765 (11 up, 3 down: "CLICK FOR FULL STATE SWIM RESULTS" in the gold), big9
 #: 0.9671 -> 0.9683 (70 up, 1 down), cleanportaleval 0.9561 -> 0.9568, wcxb_dev 0.8480 -> 0.8482
@@ -242,8 +242,9 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
 #: A line that heads a comment section or says it is closed ("Kommentare", "Kommentar
 #: schreiben", "Leave a Reply", "Comments are closed", "3 Comments"), matched on the whole line.
 #: Among the last :data:`COMMENT_CALL_LINES` lines of the body of a page not typed list, the body
-#: ends before it: the thread's heading and login prompt came with the story when the thread itself was left
-#: out (its form or list removed as furniture, its heading an ``h1`` or ``h2`` outside it).
+#: ends before it: the thread's heading and login prompt came with the story when the thread
+#: itself was left out (its form or list removed as furniture, its heading an ``h1`` or ``h2``
+#: outside it).
 #: Every page of the nine body sets (2026-11-27): trafilatura_eval snippets 0.9232 -> 0.9244
 #: (4 pages up, none down: "Kommentieren" / "Sie müssen sich einloggen, um ...", hackernoon's
 #: "Comments", "Kommentarfeed | Kommentare geschlossen | Trackback-URL", breakingbelizenews'

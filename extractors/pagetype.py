@@ -163,6 +163,12 @@ _LD_OTHER = frozenset({"product", "offer", "aggregateoffer", "softwareapplicatio
 #: "podcast" or "video" often, e.g. aeb's telegraph.co.uk ``/tennis-podcast-davis-cup-...``).
 _MEDIA_SEGMENT = re.compile(r"av|audio|videos?|photos?|pictures?|galler(?:y|ies)|slideshows?|"
                             r"podcasts?|episodes|multimedia", re.I)
+#: The address rules' patterns (:func:`reference_address`, :func:`commerce_address`,
+#: :func:`section_address`) are narrower than the page-type features' ``_DOCS``, ``_FORUM`` and
+#: ``_LIST_WORDS`` below: a feature is one signal among forty the forests weigh, an address rule
+#: overrules the forest's low floor by itself, and the broad patterns' words (``topic``,
+#: ``community``, ``learn``, ``guides``, ``/wiki/``) also file stories (measured in
+#: docs/evaluation.md, "Page type: documentation and discussion addresses ...").
 _REFERENCE_PATH = re.compile(
     r"(?:^|/)(?:docs?|manual|reference|api|documentation|kb|man-pages|handbook|viewtopic\.php|"
     r"showthread\.php|showtopic|threads?|forums?|questions|discussions?|bbs)(?:/|$|\?|\.)|"
@@ -172,8 +178,8 @@ _REFERENCE_HOST = re.compile(
 _COMMERCE_PATH = re.compile(
     r"/(?:products?|dp|itm|pdp|shop|store|buy|solutions?|pricing|platform|industries|programs?|"
     r"courses?)(?:/|$)", re.I)
-#: A year as a path segment files a page by date, as stories are ("/Service/Presse/Meldungen/2022/..."
-#: on a ministry's site is a press release).
+#: A year as a path segment files a page by date, as stories are
+#: ("/Service/Presse/Meldungen/2022/..." on a ministry's site is a press release).
 _YEAR_SEGMENT = re.compile(r"/(?:19|20)\d\d/")
 _SECTION_PATH = re.compile(
     r"/(?:topics?|category|categories|sections?|hub|tags?|subjects?)/[^/\d]+/?$|"
