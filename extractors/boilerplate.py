@@ -528,7 +528,11 @@ def furniture_mask(nodes: NodeTable, markup: Markup | None = None,
 #: "Verwandte Themen(bereiche)", "Empfehlungen aus der Redaktion", "Explore further" (phys.org),
 #: "Mehr zu ..." and "Mehr Kolumnen auf ...": every page of the nine body sets (2026-11-27),
 #: trafilatura_eval snippets 0.9244 -> 0.9252 (5 pages up, none down), aeb 1 page up, the
-#: seven other sets unchanged on every page.
+#: seven other sets unchanged on every page. Spanish and Polish labels ("Lea más", "Czytaj
+#: też"), short ones with their colon before links only ("Lea:", "Mira:"), and "Related: <the
+#: headline>" all in one link: trafilatura_eval 0.9256 -> 0.9264, big9 +4 pages, cleanportaleval
+#: +2, readability_testpages and cx_bbc one page down each (golds that keep "Related:" links),
+#: every page of the nine sets (2026-11-27, docs/evaluation.md "Midday").
 _RELATED_HEADING = re.compile(
     r"^[^\S\n]*(?:recommended (?:for you|stories|articles|reading)"
     r"|you (?:may|might) also (?:like|enjoy)|related (?:stories|articles|posts|content|coverage"
@@ -547,8 +551,14 @@ _RELATED_HEADING = re.compile(
     r"|gerelateerde artikelen|(?:part of )?(?:complete|full) coverage(?: on| of)?"
     r"|verwandte (?:themen|themenbereiche|artikel)|empfehlungen aus der redaktion|explore further"
     r"|mehr (?:zu|kolumnen auf) [^\n]{1,40}"
+    r"|lea m\u00e1s|lee (?:m\u00e1s|tambi\u00e9n)|vea (?:tambi\u00e9n|adem\u00e1s)"
+    r"|puedes ver|notas relacionadas"
+    r"|(?:prze)?czytaj (?:te\u017c|tak\u017ce|r\u00f3wnie\u017c|wi\u0119cej)"
+    r"|zobacz (?:te\u017c|tak\u017ce|r\u00f3wnie\u017c)"
+    r"|(?P<short>(?:lea|lee|mira|mire|vea|read)(?=[^\S\n]*:))"  # with a colon, before a link
     r"|(?P<lone>also))"  # only as a label alone in its element: see _related_blocks
-    r"[^\w\n]*$", re.M)  # matched on the lower-cased text: IGNORECASE would cost 3x
+    r"(?:[^\w\n]*$|(?P<prefix>[^\S\n]*:[^\S\n]*\w))",  # alone, or "Label: more words"
+    re.M)  # matched on the lower-cased text: IGNORECASE would cost 3x
 #: Such a heading is short: at most this many characters.
 MAX_RELATED_HEADING_CHARS = 60
 #: A line of one of these tags that is such a label and then a link, up to this many characters
@@ -593,15 +603,27 @@ def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
     if not matches:
         return result, lines
     found = [at for at, _ in matches]
-    lone = {at for at, alone in matches if alone}  # "ALSO": never a block of its own
+    kinds = dict(matches)
     lengths = [len(t) for t in segments]
     if len(text) != sum(lengths) + len(segments) - 1:  # a letter whose lower case is longer ("İ")
         lengths = [len(t.lower()) for t in segments]
     starts = np.cumsum([0] + [length + 1 for length in lengths[:-1]])
     for at, segment in zip(found, np.searchsorted(starts, found, side="right") - 1):
         row = int(nodes.seg_owner[segment])
+        kind = kinds[at]
+        if kind >= _LINE_LABEL:  # a label that heads its own line of links, never a block
+            if nodes.seg_lo[row] == segment:
+                line = _read_also_line(nodes, row)
+                if kind == _LINE_LABEL:
+                    rest = nodes.text[line] - len(segments[segment].strip())
+                    linked = 0 < rest <= MAX_READ_ALSO_CHARS and nodes.link_text[line] >= rest - 2
+                else:  # "Related: <the other story's headline>" in one linked text
+                    linked = (nodes.text[line] <= MAX_READ_ALSO_CHARS + MAX_RELATED_HEADING_CHARS
+                              and nodes.link_text[line] >= nodes.text[line] - 2)
+                lines[line] |= linked and nodes.tag[line] in _READ_ALSO_TAGS
+            continue
         heading = nodes.text[row] <= MAX_RELATED_HEADING_CHARS and nodes.n_children[row] <= 1
-        if at in lone and not heading:
+        if kind == _LONE_LABEL and not heading:
             continue
         if heading:  # the label is an element of its own: the block it opens is its parent's
             opened = int(nodes.parent[row])
@@ -615,10 +637,7 @@ def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
             opened = row
         else:
             continue
-        line = opened
-        while (nodes.tag[line] not in _READ_ALSO_TAGS and nodes.parent[line] > 0
-               and nodes.text[int(nodes.parent[line])] == nodes.text[line]):
-            line = int(nodes.parent[line])  # "<p><b>Read also: <a>...</a></b></p>": the p
+        line = _read_also_line(nodes, opened)
         rest = nodes.text[line] - len(segments[segment].strip())
         if (nodes.tag[line] in _READ_ALSO_TAGS and 0 < rest <= MAX_READ_ALSO_CHARS
                 and nodes.link_text[line] >= rest - 2):
@@ -626,9 +645,18 @@ def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
         elif heading:
             if nodes.text[opened] <= nodes.text[row]:  # the label alone: the links follow it
                 _links_after(nodes, opened, lines)
-            if at not in lone:
+            if kind != _LONE_LABEL:
                 result[opened] = True
     return result, lines
+
+
+def _read_also_line(nodes: NodeTable, row: int) -> int:
+    """The line element of ``row``: ``row`` or the ancestors with the same text, up to one of
+    :data:`_READ_ALSO_TAGS` ("<p><b>Read also: <a>...</a></b></p>": the ``p``)."""
+    while (nodes.tag[row] not in _READ_ALSO_TAGS and nodes.parent[row] > 0
+           and nodes.text[int(nodes.parent[row])] == nodes.text[row]):
+        row = int(nodes.parent[row])
+    return row
 
 
 #: :data:`_RELATED_HEADING` after a line break, in place of its leading ``^``: a search for a
@@ -639,18 +667,32 @@ _RELATED_AFTER_BREAK = re.compile("\n" + _RELATED_HEADING.pattern.removeprefix("
                                   _RELATED_HEADING.flags)
 
 
-def _related_headings(text: str) -> list[tuple[int, bool]]:
-    """(start, whether it is the lone label "also") of every match of :data:`_RELATED_HEADING`
-    in ``text``, as its ``finditer`` gives them: a match starts at the text's start or after a
+#: Kinds of a :data:`_RELATED_HEADING` match: a heading or label; the lone label "also"; a
+#: short label with its colon ("Lea:", "Mira:"), or any label with a colon and more words in
+#: the same text ("Related: <the headline>"), that heads a line of links only.
+_HEADING_LABEL, _LONE_LABEL, _LINE_LABEL, _PREFIX_LABEL = 0, 1, 2, 3
+
+
+def _label_kind(match: re.Match) -> int:
+    if match.group("prefix") is not None:
+        return _PREFIX_LABEL if match.group("lone") is None else -1
+    if match.group("short") is not None:
+        return _LINE_LABEL
+    return _LONE_LABEL if match.group("lone") is not None else _HEADING_LABEL
+
+
+def _related_headings(text: str) -> list[tuple[int, int]]:
+    """(start, kind: :data:`_HEADING_LABEL`...) of every match of :data:`_RELATED_HEADING` in
+    ``text``, as its ``finditer`` gives them: a match starts at the text's start or after a
     line break (``^`` with ``re.M``) and never spans one (no part of the pattern matches
-    ``\n``), so the matches are the one at 0, if any, and those after each line break."""
+    ``\n``), so the matches are the one at 0, if any, and those after each line break. "Also:"
+    and more words is no label (kind -1, left out)."""
     found = []
     first = _RELATED_HEADING.match(text)
     if first is not None:
-        found.append((0, first.group("lone") is not None))
-    found += [(m.start() + 1, m.group("lone") is not None)
-              for m in _RELATED_AFTER_BREAK.finditer(text)]
-    return found
+        found.append((0, _label_kind(first)))
+    found += [(m.start() + 1, _label_kind(m)) for m in _RELATED_AFTER_BREAK.finditer(text)]
+    return [(at, kind) for at, kind in found if kind >= 0]
 
 
 def _links_after(nodes: NodeTable, row: int, lines: np.ndarray) -> None:

@@ -221,6 +221,7 @@ def test_a_kept_sibling_tree_matches_as_a_fresh_one():
 
 
 _RELATED_TEXTS = ["", "also", "related\nalso\n", "x\n  Related articles:\nread more\nALSO",
+                  "related: the other story\nalso: no label\nlea: otra\nmira\n",
                   "more stories from the desk\n\n\nsee also", "not related\nrelated"]
 
 
@@ -228,12 +229,13 @@ def test_related_headings_after_line_breaks_are_those_the_anchored_search_finds(
     """``_related_headings`` (a search for a line break, then the heading pattern) against
     ``_RELATED_HEADING.finditer`` (``^`` tried at every character), on the joined text of every
     fixture page and on made-up texts."""
-    from extractors.boilerplate import _RELATED_HEADING, _related_headings
+    from extractors.boilerplate import _RELATED_HEADING, _label_kind, _related_headings
 
     texts = ["\n".join(r.page.nodes.seg_text).lower() for r in _extractions()] + _RELATED_TEXTS
     found = 0
     for text in texts:
-        plain = [(m.start(), m.group("lone") is not None) for m in _RELATED_HEADING.finditer(text)]
+        plain = [(m.start(), _label_kind(m)) for m in _RELATED_HEADING.finditer(text)
+                 if _label_kind(m) >= 0]
         assert _related_headings(text) == plain
         found += len(plain)
     assert found > 20

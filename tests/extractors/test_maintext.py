@@ -414,6 +414,28 @@ def test_a_line_that_opens_with_read_also_and_goes_on_in_a_link_is_furniture():
     assert "Der Hafen wird ausgebaut" not in text and "its appendix" in text
 
 
+def test_a_short_label_with_its_colon_or_a_linked_label_line_is_furniture():
+    # trafilatura_eval (Apache-2.0), 100noticias.com.ni: "Lea: <a>...</a>" and "Lea más:
+    # <a>...</a>" between the paragraphs (two of the gold's "without" snippets); polityka.pl:
+    # six "Czytaj też: <a>...</a>" lines. All were kept as paragraphs of the story.
+    _assert_snippets(*_extract("trafilatura_eval-00958.html"), "100noticias.com.ni")
+    for name, labels in (("trafilatura_eval-00958.html", ("Lea:", "Lea más:")),
+                         ("trafilatura_eval-00490.html", ("Czytaj też:",))):
+        gold, result = _extract(name)
+        assert all(snippet in result.body for snippet in gold["with"]), name  # the story stays
+        assert not any(line.startswith(labels) for line in result.body.splitlines()), name
+    story = b"<p>" + b"The council met on Tuesday and passed the budget for next year. " * 8
+    page = parse_page(
+        b"<html><body><div>" + story + b"</p><p><a href=/o><strong>Related: The harbour will "
+        b"grow by a third</strong></a></p>" + story + b"</p><p>Related: the harbour report, "
+        b"which <a href=/r>the council published</a>, says it will grow.</p>" + story
+        + b"</p><p><b>Mira: </b>the vote was close, <a href=/v>as the record shows</a>.</p>"
+        b"</div></body></html>")
+    text = extract_main_text(page, content=furniture_mask(page.nodes)).text
+    assert "grow by a third" not in text  # a label and a headline, all of it one link
+    assert "the council published" in text and "as the record shows" in text  # prose
+
+
 def test_a_block_of_the_story_s_own_class_joins_it_though_it_holds_a_link():
     # wcxb_dev (CC-BY-4.0), dreambigtravelfarblog.com: the introduction is a block of the same
     # class as the region the walk chose, with one link in its sentences; link-free blocks only,
