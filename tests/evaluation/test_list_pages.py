@@ -25,7 +25,8 @@ def test_per_page_counts_are_those_of_the_eval_methods(tmp_path: Path, capsys) -
                                       sibling.read_bytes() if sibling else None)
         assert row["confirmed"] == list(record_counts(found["records"], page.gold["records"],
                                                       page.base_url())[:3])
-        assert row["confirmed_by"] in ("psnt", "agreed", "one_list", "single_page", "none")
+        assert row["confirmed_by"] in ("psnt", "agreed", "one_list", "repeated", "single_page",
+                                      "none")
         assert sum(s["right"] for s in row["subtrees"]) >= row["dwsie"][0]  # before dedup
     printed = capsys.readouterr().out
     assert printed.count("right/predicted/gold psnt_fallback") == 3
