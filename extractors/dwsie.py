@@ -246,10 +246,6 @@ class NodeClasses:
     lists: tuple[tuple[int, tuple[int, ...]], ...]  # (parent row, its list-node children)
     page_type: str                   # article / list / other: the page rule's, else the paper's
     paper_page_type: str             # the paper's rule (content node, else list subtree)
-    # the list subtrees records are read from by the crawl's list step
-    # (extractors.pageinfo.confirmed_records): ``lists`` with a list of sections (a list whose list
-    # nodes hold list subtrees) replaced by the lists inside it; None: ``lists``
-    record_lists: tuple[tuple[int, tuple[int, ...]], ...] | None = None
 
 
 def classify_nodes(page: Page, model: NodeModel) -> NodeClasses:
@@ -268,18 +264,13 @@ def classify_nodes(page: Page, model: NodeModel) -> NodeClasses:
     kind = paper
     if model.page_rule is not None:
         kind = model.page_rule.page_types(page_aggregates(table, proba, nodes, lists))[0]
-    inner = list_subtrees(nodes, proba, model.min_list_nodes, sections=False)
-    return NodeClasses(proba, content, lists, kind, paper, inner)
+    return NodeClasses(proba, content, lists, kind, paper)
 
 
-def list_subtrees(nodes: NodeTable, proba: np.ndarray, min_nodes: int, sections: bool = True
+def list_subtrees(nodes: NodeTable, proba: np.ndarray, min_nodes: int
                   ) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Parents with at least ``min_nodes`` children classified ``LN`` (arg-max), largest first;
-    a list nested in another list's node is dropped (its items belong to that record), as the
-    paper reads it. ``sections`` False reads the nesting the other way: a list whose list nodes
-    hold other lists is a list of sections (a front page's section boxes, a shop's product
-    shelves), dropped for the lists inside them, whose nodes are the records; measured for the
-    crawl's list step in docs/evaluation.md, "List records, third round"."""
+    a list nested in another list's node is dropped (its items belong to that record)."""
     is_ln = (np.argmax(proba, axis=1) == 0) & (nodes.parent >= 0)
     rows = np.flatnonzero(is_ln)
     parents = nodes.parent[rows]
@@ -287,14 +278,9 @@ def list_subtrees(nodes: NodeTable, proba: np.ndarray, min_nodes: int, sections:
     found = []
     for parent in np.flatnonzero(counts >= min_nodes).tolist():
         found.append((parent, tuple(rows[parents == parent].tolist())))
-    if sections:
-        kept = [(p, items) for p, items in found
-                if not any(q != p and any(i < p <= nodes.end[i] for i in others)
-                           for q, others in found)]
-    else:
-        kept = [(p, items) for p, items in found
-                if not any(q != p and any(i < q <= nodes.end[i] for i in items)
-                           for q, _others in found)]
+    kept = [(p, items) for p, items in found
+            if not any(q != p and any(i < p <= nodes.end[i] for i in others)
+                       for q, others in found)]
     return tuple(sorted(kept, key=lambda entry: -len(entry[1])))
 
 

@@ -40,18 +40,14 @@ def dwsie_records(page: Page, classes: NodeClasses) -> list[Record]:
     return _unique([r for _parent, records in subtrees for r in records])
 
 
-def dwsie_subtree_records(page: Page, classes: NodeClasses, sections: bool = True
-                          ) -> list[tuple[int, list[Record]]]:
+def dwsie_subtree_records(page: Page, classes: NodeClasses) -> list[tuple[int, list[Record]]]:
     """The records of each list subtree: ``(parent row, one record per list node)``, largest subtree
     first. A list node's record is titled and linked by its first link of at least
     :data:`TITLE_MIN_WORDS` words when its first link is shorter (a section label or tag before
-    the headline), else as :func:`extractors.listrecords.build_record` reads it. ``sections``
-    False reads ``classes.record_lists`` (the lists inside a list of sections, see
-    :func:`extractors.dwsie.list_subtrees`) instead of the paper's ``classes.lists``."""
+    the headline), else as :func:`extractors.listrecords.build_record` reads it."""
     nodes, base = page.nodes, base_url(page)
     subtrees: list[tuple[int, list[Record]]] = []
-    lists = classes.lists if sections or classes.record_lists is None else classes.record_lists
-    for parent, items in lists:
+    for parent, items in classes.lists:
         records = []
         for row in items:
             end = int(nodes.end[row])
@@ -104,20 +100,18 @@ def confirmed_records(page: Page, classes: NodeClasses, single: list[Record]
       of one markup (one list, possibly split over several parents): the larger of the two
       readings (DWSIE's records on a tie);
     - ``repeated``: the two disagree and DWSIE's subtrees are of several markups: the subtrees
-      whose markup, with a class, at least one other subtree shares (the sisters of ``agreed``:
-      a front page repeating one list markup per section), one record per list node; a markup
-      the page repeats is its list template, where a one-off subtree is as likely a box beside
-      the list (a "latest" ticker, a ranking, a market-data strip); a bare tag (``ul``, ``div``)
-      names no template, and with no reading to confirm it is not enough;
+      whose markup at least one other subtree shares (the sisters of ``agreed``: a front page
+      repeating one list markup per section), one record per list node; a markup the page
+      repeats is its list template, where a one-off subtree is as likely a box beside the list
+      (a "latest" ticker, a ranking, a market-data strip);
     - ``none``: as ``repeated`` but no markup repeats (a page of several unlike lists, none of
       them the wrapper's): nothing, since the crawl requests every record URL it publishes.
 
-    DWSIE's subtrees are read with a list of sections replaced by the lists inside it
-    (``classes.record_lists``). Measured on the 80 annotated list pages (docs/evaluation.md,
-    "List records at precision 0.95" and "List records, third round"): precision above 0.95
-    where DWSIE's records alone are at 0.82."""
-    subtrees = [(parent, records) for parent, records
-                in dwsie_subtree_records(page, classes, sections=False) if records]
+    Measured on the 80 annotated list pages (docs/evaluation.md, "List records at precision
+    0.95" and "List records, third round"): precision above 0.95 where DWSIE's records alone are
+    at 0.82."""
+    subtrees = [(parent, records) for parent, records in dwsie_subtree_records(page, classes)
+                if records]
     if not subtrees:
         return list(single), "single_page" if single else "none"
     urls = {r.url for r in single}
@@ -135,8 +129,7 @@ def confirmed_records(page: Page, classes: NodeClasses, single: list[Record]
             return mine, "one_list"
         return list(single), "single_page"
     counts = Counter(_markup(page, parent) for parent, _records in subtrees)
-    repeated = _unique([r for parent, records in subtrees
-                        if counts[_markup(page, parent)] > 1 and _markup(page, parent)[1]
+    repeated = _unique([r for parent, records in subtrees if counts[_markup(page, parent)] > 1
                         for r in records])
     if repeated:
         return repeated, "repeated"
