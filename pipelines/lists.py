@@ -21,11 +21,10 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
    ``single_page`` on too), the records DWSIE's list subtrees and a wrapper induced from this page
    alone agree on (:func:`extractors.pageinfo.confirmed_records`: event ``confirmed``; the
    single-page wrapper's records, event ``single_page``, where DWSIE finds no list; where the two
-   disagree, DWSIE's subtrees of a markup with a class the page repeats, else none; DWSIE's
-   lists read with a list of sections replaced by the lists inside it). Measured on the 80
+   disagree, DWSIE's subtrees of a markup the page repeats, else none). Measured on the 80
    annotated list pages (docs/evaluation.md, "List records at precision 0.95" and "List records,
    third round"): pooled record P / R / F1 0.940 / 0.539 / 0.685 → 0.959 / 0.734 / 0.832 →
-   0.962 / 0.767 / 0.854.
+   0.958 / 0.756 / 0.845.
    With ``confirmed`` off and ``single_page`` on (setting ``NEWSCRAWL_WRAPPERS_SINGLE_PAGE``), where
    there is no sibling, a wrapper induced from this page alone
    (``psnt.induce_wrapper(page, None)``: the structure analysis without shared-link removal) is
@@ -92,7 +91,7 @@ SINGLE_PAGE = "records from a wrapper induced from this page alone, not stored"
 DWSIE_RECORDS = "records from DWSIE's list nodes (paper 002)"
 CONFIRMED_RECORDS = "records DWSIE's list nodes and a wrapper induced from this page alone agree on"
 CONFIRMED_NONE = ("DWSIE's list nodes and a wrapper induced from this page alone disagree, "
-                  "no list markup with a class repeats: no records")
+                  "no list markup repeats: no records")
 LOCK_STRIPES = 64
 
 
@@ -203,7 +202,7 @@ def _confirmed(key: str, page: Page, no_sibling: str | None, outcome: ListOutcom
     """Step 3 with ``confirmed`` on: the records DWSIE's list subtrees and a wrapper induced from
     ``page`` alone agree on (:func:`extractors.pageinfo.confirmed_records`); the single-page
     wrapper's records as before where DWSIE finds no list; where the two disagree, DWSIE's subtrees
-    of a markup with a class the page repeats, else none."""
+    of a markup the page repeats, else none."""
     from extractors.dwsie import classify_nodes, default_node_model
     from extractors.modelio import ModelError
     from extractors.pageinfo import confirmed_records
