@@ -8,6 +8,12 @@ and a few wrong ones: where the wrong records come from (navigation, side boxes,
 the page) and where the gold ones sit. Records are matched as ``newscrawl eval`` matches them
 (:func:`evaluation.listmetrics.record_counts`). The per-page analysis of docs/evaluation.md, "List
 records at precision 0.95", was read from this listing.
+
+On a page with a sibling, ``confirmed_alone`` is what the list step publishes when the sibling does
+not come (the crawl's pairing gives up, a home page): ``confirmed`` on the page alone, which the
+eval otherwise never scores there since PSNT with the sibling comes first. The last lines print
+the totals (right / predicted / gold) of each reading, ``confirmed_alone`` over the pages with a
+sibling ("List records, third round" reads its no-sibling check from them).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from evaluation.listmetrics import record_counts, record_key
 from evaluation.methods import confirmed_list_records
 from extractors import parse_page
 from extractors.dwsie import classify_nodes, default_node_model
-from extractors.pageinfo import dwsie_subtree_records, psnt_records
+from extractors.pageinfo import confirmed_records, dwsie_subtree_records, psnt_records
 
 __all__ = ["main", "page_rows"]
 
@@ -52,6 +58,8 @@ def page_rows(folder: str | Path, limit: int | None = None) -> list[dict]:
         classes = classify_nodes(page, model)
         before = psnt_records(page, parse_page(sibling_html) if sibling_html else None)
         after, rule = confirmed_list_records(page, classes, sibling_html)
+        alone = (confirmed_records(page, classes, psnt_records(page, None))
+                 if sibling is not None else None)
         subtrees, dwsie = [], []
         for parent, records in dwsie_subtree_records(page, classes):
             wrong = [r for r in records if record_key(r.url, base) not in gold_keys]
@@ -68,6 +76,8 @@ def page_rows(folder: str | Path, limit: int | None = None) -> list[dict]:
                      "held_out": is_validation(site_of(gold_page.gold)),
                      "sibling": sibling is not None, "psnt_fallback": score(before),
                      "confirmed": score(after), "confirmed_by": rule, "dwsie": score(dwsie),
+                     "confirmed_alone": None if alone is None else score(alone[0]),
+                     "confirmed_alone_by": None if alone is None else alone[1],
                      "subtrees": subtrees})
     return rows
 
@@ -85,11 +95,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row['dataset']} {row['id']} ({row['site']}{', held out' if row['held_out'] else ''}"
               f"{', sibling' if row['sibling'] else ''}): right/predicted/gold psnt_fallback "
               f"{fmt(map(str, row['psnt_fallback']))}, confirmed {fmt(map(str, row['confirmed']))} "
-              f"({row['confirmed_by']}), dwsie {fmt(map(str, row['dwsie']))}")
+              f"({row['confirmed_by']}), dwsie {fmt(map(str, row['dwsie']))}"
+              + (f", confirmed alone {fmt(map(str, row['confirmed_alone']))} "
+                 f"({row['confirmed_alone_by']})" if row["confirmed_alone"] is not None else ""))
         for sub in row["subtrees"]:
             print(f"    {sub['right']:4d}/{sub['predicted']:<4d} {sub['where']}")
             for wrong in sub["wrong"]:
                 print(f"              x {wrong}")
+    for key in ("psnt_fallback", "confirmed", "dwsie", "confirmed_alone"):
+        counts = [row[key] for row in rows if row[key] is not None]
+        right, predicted, gold = (sum(c[i] for c in counts) for i in range(3))
+        print(f"total {key} ({len(counts)} pages): right/predicted/gold {right}/{predicted}/{gold}"
+              f", P {right / predicted if predicted else 0:.3f} R {right / gold if gold else 0:.3f}")
     if args.json:
         args.json.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0

@@ -20,9 +20,11 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
    Else, with ``confirmed`` on (setting ``NEWSCRAWL_LISTS_CONFIRMED``, on by default; it needs
    ``single_page`` on too), the records DWSIE's list subtrees and a wrapper induced from this page
    alone agree on (:func:`extractors.pageinfo.confirmed_records`: event ``confirmed``; the
-   single-page wrapper's records, event ``single_page``, where DWSIE finds no list; none where the
-   two disagree). Measured on the 80 annotated list pages (docs/evaluation.md, "List records at
-   precision 0.95"): pooled record P / R / F1 0.940 / 0.539 / 0.685 → 0.959 / 0.734 / 0.832.
+   single-page wrapper's records, event ``single_page``, where DWSIE finds no list; where the two
+   disagree, DWSIE's subtrees of a markup the page repeats, else none). Measured on the 80
+   annotated list pages (docs/evaluation.md, "List records at precision 0.95" and "List records,
+   third round"): pooled record P / R / F1 0.940 / 0.539 / 0.685 → 0.959 / 0.734 / 0.832 →
+   0.958 / 0.756 / 0.845.
    With ``confirmed`` off and ``single_page`` on (setting ``NEWSCRAWL_WRAPPERS_SINGLE_PAGE``), where
    there is no sibling, a wrapper induced from this page alone
    (``psnt.induce_wrapper(page, None)``: the structure analysis without shared-link removal) is
@@ -88,8 +90,8 @@ NO_SIBLING = "no sibling list page to induce a wrapper from"
 SINGLE_PAGE = "records from a wrapper induced from this page alone, not stored"
 DWSIE_RECORDS = "records from DWSIE's list nodes (paper 002)"
 CONFIRMED_RECORDS = "records DWSIE's list nodes and a wrapper induced from this page alone agree on"
-CONFIRMED_NONE = ("DWSIE's list nodes and a wrapper induced from this page alone disagree: "
-                  "no records")
+CONFIRMED_NONE = ("DWSIE's list nodes and a wrapper induced from this page alone disagree, "
+                  "no list markup repeats: no records")
 LOCK_STRIPES = 64
 
 
@@ -199,7 +201,8 @@ def _confirmed(key: str, page: Page, no_sibling: str | None, outcome: ListOutcom
                limit: int) -> None:
     """Step 3 with ``confirmed`` on: the records DWSIE's list subtrees and a wrapper induced from
     ``page`` alone agree on (:func:`extractors.pageinfo.confirmed_records`); the single-page
-    wrapper's records as before where DWSIE finds no list; none where the two disagree."""
+    wrapper's records as before where DWSIE finds no list; where the two disagree, DWSIE's subtrees
+    of a markup the page repeats, else none."""
     from extractors.dwsie import classify_nodes, default_node_model
     from extractors.modelio import ModelError
     from extractors.pageinfo import confirmed_records

@@ -25,7 +25,17 @@ def test_per_page_counts_are_those_of_the_eval_methods(tmp_path: Path, capsys) -
                                       sibling.read_bytes() if sibling else None)
         assert row["confirmed"] == list(record_counts(found["records"], page.gold["records"],
                                                       page.base_url())[:3])
-        assert row["confirmed_by"] in ("psnt", "agreed", "one_list", "single_page", "none")
+        assert row["confirmed_by"] in ("psnt", "agreed", "one_list", "repeated", "single_page",
+                                      "none")
         assert sum(s["right"] for s in row["subtrees"]) >= row["dwsie"][0]  # before dedup
+        if sibling is None:
+            assert row["confirmed_alone"] is None
+        else:  # the list step on the page alone, as when the sibling does not come
+            alone = methods.run_confirmed(page.read_bytes(), page.url, None)
+            assert row["confirmed_alone"] == list(record_counts(
+                alone["records"], page.gold["records"], page.base_url())[:3])
     printed = capsys.readouterr().out
     assert printed.count("right/predicted/gold psnt_fallback") == 3
+    confirmed = [sum(row["confirmed"][i] for row in rows) for i in range(3)]
+    assert f"total confirmed (3 pages): right/predicted/gold {'/'.join(map(str, confirmed))}" \
+        in printed
