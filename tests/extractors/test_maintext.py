@@ -454,6 +454,27 @@ def test_a_code_listing_keeps_its_comments_whatever_the_highlighter_names_them()
     assert "# rebuild the index" in text and "Nice post" not in text
 
 
+def test_a_declared_article_s_author_box_is_furniture_but_not_an_inline_name():
+    # trafilatura_eval (Apache-2.0): cicero.de's "author-box" (the writer's portrait and role,
+    # set beside the story) and knowtechie.com's "mvp-author-box-wrap" after it were kept in
+    # the body (unwanted snippets "Moritz Gathmann leitet", "You can keep up with me on Twitter").
+    _assert_snippets(*_extract("trafilatura_eval-00376.html"), "cicero.de")
+    gold, result = _extract("trafilatura_eval-00061.html")
+    assert "You can keep up with me on Twitter" in gold["without"]
+    assert "You can keep up with me on Twitter" not in result.body
+    assert sum(snippet in result.body for snippet in gold["with"]) >= 2  # the story stays
+    story = b"<p>" + b"The kitchen of the fifties was built around the family's new machines. " * 6
+    box = b"<div class=author-box><p>Jane Roe writes about design and lives in Ohio.</p></div>"
+    inline = b"<p><span class=author>Sarah Archer</span> is the author of a book on kitchens.</p>"
+    for declared, kept in ((b"article", False), (b"website", True)):
+        page = parse_page(b"<html><head><meta property='og:type' content='" + declared + b"'>"
+                          b"</head><body><article>" + story + b"</p>" + inline + story + b"</p>"
+                          + box + b"</article></body></html>")
+        text = extract(page).body
+        assert ("Jane Roe writes" in text) is kept, declared  # the box: on articles only
+        assert "Sarah Archer is the author" in text  # a name inside a sentence stays
+
+
 def test_a_block_of_the_story_s_own_class_joins_it_though_it_holds_a_link():
     # wcxb_dev (CC-BY-4.0), dreambigtravelfarblog.com: the introduction is a block of the same
     # class as the region the walk chose, with one link in its sentences; link-free blocks only,
