@@ -473,6 +473,20 @@ def test_a_declared_article_s_author_box_is_furniture_but_not_an_inline_name():
         text = extract(page).body
         assert ("Jane Roe writes" in text) is kept, declared  # the box: on articles only
         assert "Sarah Archer is the author" in text  # a name inside a sentence stays
+def test_a_photo_credit_on_a_line_of_its_own_is_furniture():
+    # trafilatura_eval (Apache-2.0): nationalgeographic.co.uk's "Photograph by ..." lines under
+    # its pictures and golf.de's captions ending "| © Augusta National/Getty Images" were kept
+    # (unwanted snippets of both golds).
+    for name in ("trafilatura_eval-00288.html", "trafilatura_eval-00671.html"):
+        _assert_snippets(*_extract(name), name)
+    story = b"<p>" + b"The herd was moved off the island in the spring of that year. " * 6 + b"</p>"
+    page = parse_page(b"<html><body><article>" + story + b"<figure><img src=g.jpg><div>"
+                      b"<span>Foto: Jane Roe/dpa</span></div></figure>" + story + b"<p>The photo"
+                      b" was taken by a ranger. Photo: the island's rangers kept the count.</p>"
+                      + story + b"<p>Anna Smith/Getty Images</p></article></body></html>")
+    text = extract_main_text(page, content=furniture_mask(page.nodes)).text
+    assert "Jane Roe" not in text and "Getty" not in text
+    assert "kept the count" in text  # a label inside a sentence is no credit line
 
 
 def test_a_block_of_the_story_s_own_class_joins_it_though_it_holds_a_link():
