@@ -489,6 +489,20 @@ def test_a_photo_credit_on_a_line_of_its_own_is_furniture():
     assert "kept the count" in text  # a label inside a sentence is no credit line
 
 
+def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
+    # wcxb_dev (CC-BY-4.0), watchuseek.com: a forum post's quote box ends with XenForo's
+    # "Click to expand..." button, kept as a line of the thread.
+    gold, result = _extract("wcxb_dev-00520.html")
+    assert "Click to expand..." not in result.body.splitlines()
+    assert "Click to expand" not in gold["body"] and len(result.body) > 1000
+    story = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+    page = parse_page(b"<html><body><article>" + story + b"</p><p>&zwj;</p><div>Advertisement"
+                      b"</div>" + story + b"</p><p>\xe2\x80\x8b</p><p>An advertisement for the "
+                      b"ferry ran in May.</p></article></body></html>")
+    lines = extract(page).body.splitlines()
+    assert len(lines) == 3 and lines[2] == "An advertisement for the ferry ran in May."
+
+
 def test_a_block_of_the_story_s_own_class_joins_it_though_it_holds_a_link():
     # wcxb_dev (CC-BY-4.0), dreambigtravelfarblog.com: the introduction is a block of the same
     # class as the region the walk chose, with one link in its sentences; link-free blocks only,
