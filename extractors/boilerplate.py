@@ -31,7 +31,7 @@ from lxml import etree
 from extractors.jsonld import article_objects, page_jsonld
 from extractors.nodetable import NodeTable
 
-__all__ = ["Markup", "declares_article", "page_markup", "read_markup", "FURNITURE_ROLES", "FURNITURE_TAGS", "FURNITURE_WORDS", "WEAK_FURNITURE_WORDS",
+__all__ = ["Markup", "declares_article", "page_markup", "read_markup", "rows_named", "FURNITURE_ROLES", "FURNITURE_TAGS", "FURNITURE_WORDS", "WEAK_FURNITURE_WORDS",
            "furniture_mask", "name_words"]
 
 #: Words of an ``id``/``class`` (split at ``-``, ``_``, spaces and camelCase, lower-cased) that name
@@ -815,6 +815,12 @@ def _marks(nodes: NodeTable, markup: Markup, thread: bool = False
         named = {unique[k] for k in paywall_names}
         paywall = np.fromiter(map(named.__contains__, names), dtype=bool, count=len(names))
     return strong, verdict == 3, weak & ~strong, paywall
+
+
+def rows_named(page, words: tuple[str, ...]) -> np.ndarray:
+    """A row mask of ``page``'s elements named by one of ``words`` (id/class words, as
+    :data:`FURNITURE_WORDS` are matched) and by no :data:`STORY_WORDS` word."""
+    return _named_rows(page.nodes, page_markup(page), words)
 
 
 def _named_rows(nodes: NodeTable, markup: Markup, words: tuple[str, ...]) -> np.ndarray:

@@ -503,6 +503,22 @@ def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
     assert len(lines) == 3 and lines[2] == "An advertisement for the ferry ran in May."
 
 
+def test_a_recipe_s_ingredient_box_beside_the_preparation_joins_the_body():
+    # trafilatura_eval (Apache-2.0), chefkoch.de: the ingredients are a table in an <article
+    # class="... recipe-ingredients"> beside the preparation's; the walk took the preparation
+    # only (wanted snippets "Für den Mürbeteig:", "Margarine oder Butter" missed).
+    gold, result = _extract("trafilatura_eval-00326.html")
+    for snippet in ("Für den Mürbeteig:", "Margarine oder Butter", "Für eine 26er Springform."):
+        assert snippet in gold["with"] and snippet in result.body, snippet
+    steps = b"<p>" + b"Stir the flour into the butter, then rest the dough for an hour. " * 6
+    for name, joined in ((b"ingredients", True), (b"related-recipes", False)):
+        page = parse_page(b"<html><body><div><div class=" + name + b"><ul><li>250 g flour</li>"
+                          b"<li>100 g butter</li></ul></div><div class=steps>" + steps + b"</p>"
+                          b"</div></div><footer><p>" + b"Our shop sells flour. " * 30
+                          + b"</p></footer></body></html>")
+        assert ("250 g flour" in extract_main_text(page).text) is joined, name
+
+
 def test_a_block_of_the_story_s_own_class_joins_it_though_it_holds_a_link():
     # wcxb_dev (CC-BY-4.0), dreambigtravelfarblog.com: the introduction is a block of the same
     # class as the region the walk chose, with one link in its sentences; link-free blocks only,
