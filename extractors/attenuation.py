@@ -226,6 +226,9 @@ INGREDIENT_WORDS = ("ingredient*", "zutat*", "ingrediente*", "skladnik*")
 #: times their text together (the box sits beside the preparation, not in another part of the
 #: page).
 MAX_INGREDIENT_SPREAD = 2.0
+#: ... and at most this many such blocks are looked at (each climbs to its common ancestor with
+#: the region: a page of thousands of blocks so named stays linear).
+MAX_INGREDIENT_BLOCKS = 20
 
 
 def _ingredient_blocks(page: Page, nodes: NodeTable, region: int,
@@ -235,11 +238,14 @@ def _ingredient_blocks(page: Page, nodes: NodeTable, region: int,
     named = rows_named(page, INGREDIENT_WORDS)
     if not named.any():
         return []
-    found, last = [], -1
+    found, last, seen = [], -1, 0
     end = int(nodes.end[region])
     for row in np.flatnonzero(named).tolist():
         if row <= last:  # inside a block already seen
             continue
+        seen += 1
+        if seen > MAX_INGREDIENT_BLOCKS:
+            break
         last = int(nodes.end[row])
         if region <= row <= end or row < region <= last or nodes.text[row] == 0 \
                 or (content is not None and not content[row]):
