@@ -519,6 +519,22 @@ def test_a_recipe_s_ingredient_box_beside_the_preparation_joins_the_body():
         assert ("250 g flour" in extract_main_text(page).text) is joined, name
 
 
+def test_a_product_page_s_customer_reviews_are_furniture_but_not_an_article_s():
+    # wcxb_dev (CC-BY-4.0), rei.com: a pack's page (JSON-LD Product) whose reviews, 60 % of its
+    # text, were the body; the gold is the description and the features (F1 0 -> 0.96).
+    gold, result = _extract("wcxb_dev-00613.html")
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.9
+    assert "people found this review helpful" not in result.body
+    text = b"<p>" + b"This pack carries a day's gear and fits most backs and frames. " * 4
+    review = (b"<div class=reviews><p>" + b"Great pack, I took it up three peaks this summer. " * 6
+              + b"</p></div>")
+    for kind, kept in ((b"Product", False), (b"NewsArticle", True)):
+        page = parse_page(b'<html><head><script type="application/ld+json">{"@type": "' + kind
+                          + b'"}</script></head><body><main>' + text + b"</p>" + review
+                          + b"</main></body></html>")
+        assert ("three peaks" in extract(page).body) is kept, kind
+
+
 def test_a_block_of_the_story_s_own_class_joins_it_though_it_holds_a_link():
     # wcxb_dev (CC-BY-4.0), dreambigtravelfarblog.com: the introduction is a block of the same
     # class as the region the walk chose, with one link in its sentences; link-free blocks only,
