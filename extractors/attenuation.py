@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from extractors.boilerplate import name_words
+from extractors.boilerplate import name_words, page_markup
 from extractors.nodetable import NodeTable
 from extractors.page import Page
 
 __all__ = ["ATTENUATION_THRESHOLD", "BLOCK_SIBLING_MAX_LINK_DENSITY", "BLOCK_SIBLING_TAGS",
-           "LIST_THRESHOLD", "MAX_LINK_DENSITY", "MainText", "OFF_STORY_TAGS", "clean_tree",
-           "extract_list_text", "extract_main_text", "find_subject_region", "region_text",
+           "LIST_OFF_TAGS", "LIST_SCREEN_READER", "LIST_THRESHOLD", "MAX_LINK_DENSITY",
+           "MainText", "OFF_STORY_TAGS", "clean_tree", "extract_list_text", "extract_main_text", "find_subject_region", "region_text",
            "story_siblings"]
 
 #: ``T`` of FindMT: the authors' choice from a 0.20–0.50 sweep (step 0.02) on 700 pages (paper 000, 3.2).
@@ -45,6 +45,25 @@ ATTENUATION_THRESHOLD = 0.34
 #: threshold, training sites / held-out sites: the article walk 35.3 / 11.6; this walk at 0.5
 #: 42.5 / 14.6, 0.34 44.0 / 16.1, 0.2 46.7 / 16.8, 0.15 46.9 / 16.9, 0.1 46.8 / 16.9.
 LIST_THRESHOLD = 0.2
+#: Elements inside a list page's region whose text is not the list's (:func:`extract_list_text`):
+#: a shop's filter and sort forms (``form``, ``fieldset``: checkboxes of brands and price ranges,
+#: "Sort By", "Refine by"), a menu or footer set inside the region. Only elements strictly inside
+#: the region go (an ASP.NET page wraps its whole body in one ``form``). On the 140 wcxb_dev
+#: pages the chain types list (with a gold body), summed page F1, training sites / held-out
+#: sites (2026-11-27): the region's whole text 59.60 / 18.53; without these and
+#: :data:`LIST_SCREEN_READER` text 62.76 / 19.21 (26 pages up by 0.02 or more, none down); each
+#: alone: ``form`` 60.35 / 19.10, ``fieldset`` 60.75 / 18.54, ``nav`` 59.89 / 18.60, ``footer``
+#: 59.70 / 18.56. Left out: ``label`` (60.60 / 18.65 alone, 2 pages down, no gain with the
+#: others), ``header`` (59.85 / 18.31), filter, facet and sort class words (59.12 / 18.67: a
+#: shop's product grid is often inside its "facets" container), and the same elements taken out
+#: of the walk's weights as well (61.52 / 19.21: three pages down whose walk then went deeper).
+LIST_OFF_TAGS = ("form", "fieldset", "nav", "footer")
+#: Names of text shown to screen readers only (``sr-only``, ``visually-hidden``, WordPress's
+#: ``screen-reader-text``): "Filter by", "Opens in a new window", "Current price". Inside a list
+#: page's region that text goes with :data:`LIST_OFF_TAGS` (alone: 61.54 / 18.54, 16 pages up, 2
+#: down).
+LIST_SCREEN_READER = re.compile(
+    r" (?:sr|visually\w*|screenreader\w*|screen reader|offscreen) ")
 #: ``DLmax`` of CleanTree: link text / text above which a subtree is noise (paper 000, 3.3).
 MAX_LINK_DENSITY = 0.65
 #: "several <a> elements" of paper 000's definition 1 (link node).
@@ -231,8 +250,37 @@ def extract_list_text(page: Page, content: np.ndarray | None = None, start: int 
     keep = nodes.subtree_mask(region)
     if content is not None:
         keep &= content
-    text = region_text(nodes, keep)
+    off = _list_off_rows(page, region)
+    text = region_text(nodes, keep & ~off) if off is not None else ""
+    if text:
+        keep &= ~off
+    else:  # nothing but such elements: the region's whole text
+        text = region_text(nodes, keep)
     return MainText(text, region, None if text else "the list region has no text", keep=keep)
+
+
+def _list_off_rows(page: Page, region: int) -> np.ndarray | None:
+    """Rows strictly inside ``region`` that belong to an element of :data:`LIST_OFF_TAGS` or one
+    named by :data:`LIST_SCREEN_READER` (``None`` when there is none)."""
+    markup = page_markup(page)
+    nodes = page.nodes
+    flagged = np.isin(markup.tags, LIST_OFF_TAGS)
+    names = markup.names
+    if names is not None and names.unique:
+        named = {names.unique[k] for k in names.matching(LIST_SCREEN_READER)}
+        if named:
+            flagged |= np.fromiter(map(named.__contains__, names.names), dtype=bool,
+                                   count=len(nodes))
+    stop = int(nodes.end[region])
+    flagged[:region + 1] = False
+    flagged[stop + 1:] = False
+    rows = np.flatnonzero(flagged)
+    if not len(rows):
+        return None
+    marks = np.zeros(len(nodes) + 1, dtype=np.int32)  # each flagged subtree as an interval
+    np.add.at(marks, rows, 1)
+    np.add.at(marks, nodes.end[rows] + 1, -1)
+    return np.cumsum(marks[:-1]) > 0
 
 
 def find_subject_region(nodes: NodeTable, threshold: float = ATTENUATION_THRESHOLD,
@@ -455,8 +503,12 @@ def region_text(nodes: NodeTable, keep: np.ndarray,
         return ""
     # lines start at the first kept segment and at every kept segment after a block boundary;
     # a line is linked when all its segments are (arrays, not a per-segment Python loop)
-    starts = nodes.seg_break[kept]
+    # (a boundary before a segment left out counts for the next kept one: a line whose first
+    # segment went, a screen-reader label "Number of reviews:" before "196", is still a line)
+    breaks = np.cumsum(nodes.seg_break)
+    starts = np.empty(len(kept), dtype=bool)
     starts[0] = True
+    starts[1:] = breaks[kept[1:]] > breaks[kept[:-1]]
     bounds = np.flatnonzero(starts)
     linked = np.logical_and.reduceat(nodes.seg_in_link[kept], bounds).tolist()
     seg_text = nodes.seg_text
