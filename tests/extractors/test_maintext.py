@@ -454,6 +454,71 @@ def test_a_code_listing_keeps_its_comments_whatever_the_highlighter_names_them()
     assert "# rebuild the index" in text and "Nice post" not in text
 
 
+def test_a_declared_article_s_author_box_is_furniture_but_not_an_inline_name():
+    # trafilatura_eval (Apache-2.0): cicero.de's "author-box" (the writer's portrait and role,
+    # set beside the story) and knowtechie.com's "mvp-author-box-wrap" after it were kept in
+    # the body (unwanted snippets "Moritz Gathmann leitet", "You can keep up with me on Twitter").
+    _assert_snippets(*_extract("trafilatura_eval-00376.html"), "cicero.de")
+    gold, result = _extract("trafilatura_eval-00061.html")
+    assert "You can keep up with me on Twitter" in gold["without"]
+    assert "You can keep up with me on Twitter" not in result.body
+    assert sum(snippet in result.body for snippet in gold["with"]) >= 2  # the story stays
+    story = b"<p>" + b"The kitchen of the fifties was built around the family's new machines. " * 6
+    box = b"<div class=author-box><p>Jane Roe writes about design and lives in Ohio.</p></div>"
+    inline = b"<p><span class=author>Sarah Archer</span> is the author of a book on kitchens.</p>"
+    for declared, kept in ((b"article", False), (b"website", True)):
+        page = parse_page(b"<html><head><meta property='og:type' content='" + declared + b"'>"
+                          b"</head><body><article>" + story + b"</p>" + inline + story + b"</p>"
+                          + box + b"</article></body></html>")
+        text = extract(page).body
+        assert ("Jane Roe writes" in text) is kept, declared  # the box: on articles only
+        assert "Sarah Archer is the author" in text  # a name inside a sentence stays
+def test_a_photo_credit_on_a_line_of_its_own_is_furniture():
+    # trafilatura_eval (Apache-2.0): nationalgeographic.co.uk's "Photograph by ..." lines under
+    # its pictures and golf.de's captions ending "| © Augusta National/Getty Images" were kept
+    # (unwanted snippets of both golds).
+    for name in ("trafilatura_eval-00288.html", "trafilatura_eval-00671.html"):
+        _assert_snippets(*_extract(name), name)
+    story = b"<p>" + b"The herd was moved off the island in the spring of that year. " * 6 + b"</p>"
+    page = parse_page(b"<html><body><article>" + story + b"<figure><img src=g.jpg><div>"
+                      b"<span>Foto: Jane Roe/dpa</span></div></figure>" + story + b"<p>The photo"
+                      b" was taken by a ranger. Photo: the island's rangers kept the count.</p>"
+                      + story + b"<p>Anna Smith/Getty Images</p></article></body></html>")
+    text = extract_main_text(page, content=furniture_mask(page.nodes)).text
+    assert "Jane Roe" not in text and "Getty" not in text
+    assert "kept the count" in text  # a label inside a sentence is no credit line
+
+
+def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
+    # wcxb_dev (CC-BY-4.0), watchuseek.com: a forum post's quote box ends with XenForo's
+    # "Click to expand..." button, kept as a line of the thread.
+    gold, result = _extract("wcxb_dev-00520.html")
+    assert "Click to expand..." not in result.body.splitlines()
+    assert "Click to expand" not in gold["body"] and len(result.body) > 1000
+    story = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+    page = parse_page(b"<html><body><article>" + story + b"</p><p>&zwj;</p><div>Advertisement"
+                      b"</div>" + story + b"</p><p>\xe2\x80\x8b</p><p>An advertisement for the "
+                      b"ferry ran in May.</p></article></body></html>")
+    lines = extract(page).body.splitlines()
+    assert len(lines) == 3 and lines[2] == "An advertisement for the ferry ran in May."
+
+
+def test_a_recipe_s_ingredient_box_beside_the_preparation_joins_the_body():
+    # trafilatura_eval (Apache-2.0), chefkoch.de: the ingredients are a table in an <article
+    # class="... recipe-ingredients"> beside the preparation's; the walk took the preparation
+    # only (wanted snippets "Für den Mürbeteig:", "Margarine oder Butter" missed).
+    gold, result = _extract("trafilatura_eval-00326.html")
+    for snippet in ("Für den Mürbeteig:", "Margarine oder Butter", "Für eine 26er Springform."):
+        assert snippet in gold["with"] and snippet in result.body, snippet
+    steps = b"<p>" + b"Stir the flour into the butter, then rest the dough for an hour. " * 6
+    for name, joined in ((b"ingredients", True), (b"related-recipes", False)):
+        page = parse_page(b"<html><body><div><div class=" + name + b"><ul><li>250 g flour</li>"
+                          b"<li>100 g butter</li></ul></div><div class=steps>" + steps + b"</p>"
+                          b"</div></div><footer><p>" + b"Our shop sells flour. " * 30
+                          + b"</p></footer></body></html>")
+        assert ("250 g flour" in extract_main_text(page).text) is joined, name
+
+
 def test_a_block_of_the_story_s_own_class_joins_it_though_it_holds_a_link():
     # wcxb_dev (CC-BY-4.0), dreambigtravelfarblog.com: the introduction is a block of the same
     # class as the region the walk chose, with one link in its sentences; link-free blocks only,
