@@ -640,11 +640,13 @@ _CREDIT_LINE = re.compile(
 MAX_CREDIT_CHARS = 150
 
 
-def _credit_lines(nodes: NodeTable, text: str, starts: np.ndarray, lines: np.ndarray) -> None:
-    """Mark the photo credits of ``text`` (:data:`_CREDIT_LINE`) in ``lines``: the element that
-    holds the credit's segment and nothing more (climbing while the parent's text is the same),
-    where the credit opens it (a label) or closes it (an agency)."""
-    for match in _CREDIT_LINE.finditer(text):
+def _credit_lines(nodes: NodeTable, credits: list[re.Match], starts: np.ndarray,
+                  lines: np.ndarray) -> None:
+    """Mark the photo credits (``credits``: the matches of :data:`_CREDIT_LINE` in the joined
+    text whose segments start at ``starts``) in ``lines``: the element that holds the credit's
+    segment and nothing more (climbing while the parent's text is the same), where the credit
+    opens it (a label) or closes it (an agency)."""
+    for match in credits:
         label = match.group().startswith("\n")
         at = match.start() + 1 if label else match.start()
         segment = int(np.searchsorted(starts, at, side="right")) - 1
@@ -688,7 +690,7 @@ def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
     segments = nodes.seg_text
     text = "\n".join(segments).lower()
     matches = _related_headings(text)
-    credits = _CREDIT_LINE.search(text) is not None
+    credits = list(_CREDIT_LINE.finditer(text))  # usually none
     if not matches and not credits:
         return result, lines
     found = [at for at, _ in matches]
@@ -698,7 +700,7 @@ def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
         lengths = [len(t.lower()) for t in segments]
     starts = np.cumsum([0] + [length + 1 for length in lengths[:-1]])
     if credits:
-        _credit_lines(nodes, text, starts, lines)
+        _credit_lines(nodes, credits, starts, lines)
     for at, segment in zip(found, np.searchsorted(starts, found, side="right") - 1):
         row = int(nodes.seg_owner[segment])
         kind = kinds[at]
