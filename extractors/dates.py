@@ -259,14 +259,14 @@ def _dashed(raw: str, languages: tuple[str, ...] = ()) -> FoundDate | None:
     return _build(raw, match["y"], month, day, match["H"], match["M"], match["S"], None)
 
 
-_AMBIGUOUS = re.compile(r"(?<![\d./-])(?P<a>\d{1,2})(?P<s>[-/])(?P<b>\d{1,2})(?P=s)"
+_AMBIGUOUS = re.compile(r"(?<![\d./-])(?P<a>\d{1,2})(?P<s>[-/.])(?P<b>\d{1,2})(?P=s)"
                         r"(?:19|20)\d\d(?![\d./-])")
 
 
 def other_reading(found: FoundDate) -> FoundDate | None:
     """The same date with day and month exchanged, when its string is a numeric date that
-    reads either way ("02-12-2025", "11/01/2023": both numbers 12 or under, not equal), else
-    None.
+    reads either way ("02-12-2025", "11/01/2023", "09.10.2024": both numbers 12 or under, not
+    equal), else None.
 
     >>> other_reading(parse_date("02-12-2025")[0]).iso(), other_reading(parse_date("2025-12-02")[0])
     ('2025-02-12', None)

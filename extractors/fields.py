@@ -191,10 +191,11 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
     og = [(v, "opengraph") for key in PUBLISHED_META[:2] for v in meta.meta.get(key, ())]
     ld = [(v, "jsonld") for obj in meta.ld_articles
           for v in _ld_strings(obj, "datePublished", "dateCreated")]
-    # ... unless it is the very value JSON-LD gives as the modification: the CMS wrote the last
+    # ... unless it is the very moment JSON-LD gives as the modification: the CMS wrote the last
     # edit's time into article:published_time (readability_testpages' schema-org page)
-    ld_modified = {v.strip() for obj in meta.ld_articles for v in _ld_strings(obj, "dateModified")}
-    if og and ld and og[0][0].strip() in ld_modified and ld[0][0].strip() not in ld_modified:
+    ld_modified = [v for obj in meta.ld_articles for v in _ld_strings(obj, "dateModified")]
+    if og and ld and _same_moment(og[0][0], ld_modified) and not _same_moment(ld[0][0],
+                                                                                ld_modified):
         found += ld + og
     else:
         found += og + ld
@@ -212,6 +213,31 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
     for obj in (*meta.ld_pages, *meta.ld_other):  # a HowTo's, a Product's date: the page's
         found += [(v, "jsonld") for v in _ld_strings(obj, "datePublished", "dateCreated")]
     return found
+
+
+#: How far apart two timestamps may be and still be one moment written twice: medium.com's
+#: ``article:published_time`` ``21:17:43.462Z`` is its JSON-LD ``dateModified`` ``21:17:43.643Z``,
+#: saved by the CMS a fraction of a second apart (htmldate_eval: 1 page gained, none lost; the
+#: exact string match before caught readability_testpages' one page).
+SAME_MOMENT = timedelta(seconds=60)
+
+
+def _same_moment(raw: str, others: list[str]) -> bool:
+    """Whether ``raw`` is one of ``others``: the same string, or a timestamp within
+    ``SAME_MOMENT`` of one (both with a time of day and, when one gives a UTC offset, both)."""
+    if raw.strip() in {other.strip() for other in others}:
+        return True
+    found = parse_date(raw)[0]
+    if found is None or not found.has_time:
+        return False
+    for other in others:
+        second = parse_date(other)[0]
+        if second is None or not second.has_time \
+                or (found.when.tzinfo is None) != (second.when.tzinfo is None):
+            continue
+        if abs(found.when - second.when) <= SAME_MOMENT:
+            return True
+    return False
 
 
 def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
@@ -237,7 +263,9 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
         if from_url is not None:
             chosen = (from_url, "url")
         else:
-            found = bylines.htmldate_fallback(page, fetched_at)
+            found = bylines.headline_dateline(page, fetched_at)
+            if found is None:
+                found = bylines.htmldate_fallback(page, fetched_at)
             if found is None:
                 found = bylines.text_date(page, fetched_at, langs)
             chosen = (found, "text") if found is not None else None
@@ -267,10 +295,15 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
     page the metadata dates by its republication, overrules it then (htmldate_eval 3 pages
     gained, trafilatura_eval 1, none lost; docs/evaluation.md, "Dates, fifth round"). Nor
     does a shown day overrule a declared day that the URL names too (inquirer.com's
-    ``/2020/07/18/`` story showing "July 19, 2020")."""
+    ``/2020/07/18/`` story showing "July 19, 2020"), or one its numbers name read the other way
+    round (blockrenovation.com's "09.10.2024", month first, beside JSON-LD's 2024-09-10:
+    wcxb_dev 1 page gained, none lost)."""
     shown = bylines.text_date(page, fetched_at, langs, anywhere=False)
     if shown is None or shown.day() == declared[0].day():
         return None
+    swapped = other_reading(shown)
+    if swapped is not None and swapped.day() == declared[0].day():
+        return None  # "09.10.2024" read the other way round is the declared 10 September
     if not versions and shown.day() > declared[0].day():
         return None
     in_url = url_date(page.url)

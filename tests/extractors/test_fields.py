@@ -163,6 +163,14 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "no modification declared: a later day shown (2022-01-21) does not overrule the microdata"),
     ("htmldate_eval-00454.html", "2020-04-27",
      "no modification declared: a later day shown (2020-07-08) does not overrule the JSON-LD"),
+    ("wcxb_dev-00360.html", "2024-09-10",
+     "a shown '09.10.2024' read month first is the JSON-LD's day: it overrules nothing"),
+    ("htmldate_eval-00152.html", "2019-12-09",
+     "article:published_time is JSON-LD's dateModified 0.2 s apart: datePublished comes first"),
+    ("htmldate_eval-00446.html", "2022-02-01",
+     "no metadata: the dateline under the headline, not htmldate's other story (2022-01-21)"),
+    ("wcxb_dev-01437.html", "2024-11-06",
+     "no metadata: the dateline under the headline, not htmldate's other date (2023-10-11)"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
