@@ -503,6 +503,22 @@ def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
     assert len(lines) == 3 and lines[2] == "An advertisement for the ferry ran in May."
 
 
+def test_a_second_copy_of_the_story_in_the_markup_is_left_out():
+    # wcxb_dev (CC-BY-4.0), loona-construction.com: the article is in the markup twice (one copy
+    # for small screens, hidden by the style sheet) and the body held it twice (F1 0.49 before).
+    gold, result = _extract("wcxb_dev-00350.html")
+    line = "How Do Remodeling Costs in California Compare to Other States?"
+    assert gold["body"].count(line) == 1 and result.body.count(line) == 1
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.9
+    # the same short text under each item stays (the items' own text); a long run told twice not
+    paragraphs = b"".join(b"<p>" + b"Crew %d serves the county with same-day repairs. " % k * 9
+                          + b"</p>" for k in range(6))
+    item = b"<h2>Coupon</h2><p>Not valid with other offers, some restrictions may apply.</p>"
+    body = extract(b"<html><body><article><div>" + paragraphs + b"</div>" + item * 4
+                   + b"<div>" + paragraphs + b"</div></article></body></html>").body
+    assert body.count("restrictions may apply") == 4 and body.count("Crew 5 serves") == 9
+
+
 def test_a_recipe_s_ingredient_box_beside_the_preparation_joins_the_body():
     # trafilatura_eval (Apache-2.0), chefkoch.de: the ingredients are a table in an <article
     # class="... recipe-ingredients"> beside the preparation's; the walk took the preparation
