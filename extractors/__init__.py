@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from extractors.attenuation import MainText, extract_list_text, extract_main_text, region_text
-from extractors.boilerplate import declares_article, declares_product, furniture_mask, page_markup
+from extractors.boilerplate import (declares_article, declares_product, declares_question,
+                                    furniture_mask, page_markup)
 from extractors.dates import is_dateline
 from extractors.errors import BadInput
 from extractors.fields import Fields, date_from_source, extract_fields
@@ -412,7 +413,8 @@ def _page_body(page: Page, thread: bool = False) -> tuple[MainText, object, int]
     markup = page_markup(page)
     article = declares_article(page)
     furniture = furniture_mask(page.nodes, markup, thread=thread, article=article,
-                               product=not article and declares_product(page))
+                               product=not article and declares_product(page),
+                               question=thread and declares_question(page))
     unfurnished = page.nodes.masked(furniture)
     # a discussion's walk starts at the body: its story container is one post (each post an
     # <article>: the longest one), and the walk from there left the other posts out (every page
