@@ -537,6 +537,17 @@ def test_the_comments_under_a_question_s_answers_are_not_its_text():
         assert ("Check the cassette" in extract(html).body) is kept, page_type
 
 
+def test_a_forum_topic_known_by_its_address_keeps_its_opening_post():
+    # wcxb_dev (CC-BY-4.0), tripadvisor.com's ShowTopic page declares no schema.org type; its
+    # opening post sits in a comment-named container of the replies and was left out (F1 0.01)
+    gold, result = _extract("wcxb_dev-01009.html")
+    opening = "I did lots and lots of research before visiting Japan"
+    assert opening in gold["body"] and opening in result.body
+    assert result.page_type == "other"
+    assert is_thread(parse_page(b"<p>Hi</p>", url="https://forum.example.org/viewtopic.php?t=3"))
+    assert not is_thread(parse_page(b"<p>Hi</p>", url="https://example.org/topic/health/"))
+
+
 def test_a_recipe_s_ingredient_box_beside_the_preparation_joins_the_body():
     # trafilatura_eval (Apache-2.0), chefkoch.de: the ingredients are a table in an <article
     # class="... recipe-ingredients"> beside the preparation's; the walk took the preparation
