@@ -501,6 +501,12 @@ def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
                       b"ferry ran in May.</p></article></body></html>")
     lines = extract(page).body.splitlines()
     assert len(lines) == 3 and lines[2] == "An advertisement for the ferry ran in May."
+    # wcxb_dev (CC-BY-4.0), serverfault.com: each answer's member card ("10.6k2 gold badges38
+    # silver badges49 bronze badges") and the "Reset to default" sort control were lines of it
+    gold, result = _extract("wcxb_dev-00555.html")
+    assert "Reset to default" not in result.body and "bronze badges" not in result.body
+    assert "answered May 2, 2009 at 0:09" in gold["body"] and "bronze" not in gold["body"]
+    assert "answered May 2, 2009 at 0:09" in result.body
 
 
 def test_a_second_copy_of_the_story_in_the_markup_is_left_out():
