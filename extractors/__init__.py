@@ -462,12 +462,13 @@ _THREAD_TYPES = re.compile(r"DiscussionForumPosting|QAPage")
 
 #: The address of a topic in forum software that names it so (vBulletin's ``showthread.php``,
 #: phpBB's ``viewtopic.php``, Tripadvisor's ``ShowTopic-``): a discussion, declared or not. Of the
-#: 12 such pages of the body sets (11 wcxb_dev, 1 trafilatura_eval), one was not read as a thread
-#: (no schema.org type): tripadvisor.com's topic, whose opening post was left out as its
-#: replies' container is comment-named (F1 0.01 -> 0.69); every page of the nine sets
-#: (2026-11-27): wcxb_dev 0.8592 -> 0.8597, the others unchanged. Wider patterns ("/threads/",
-#: "/topic/", "/forum/") were tried: wcxb_dev 0.8595, 3 pages up and 6 down (news sites' topic
-#: pages are lists, and XenForo themes lost their walk).
+#: 11 pages at such addresses in the body sets (10 wcxb_dev forum topics, gold "other"; 1
+#: trafilatura_eval), 9 declared no schema.org type and were not read as threads; the body of
+#: one of them changed: tripadvisor.com's topic, whose opening post was left out as its replies'
+#: container is comment-named (F1 0.01 -> 0.69; the others read the same either way). Every page
+#: of the nine sets (2026-11-27): wcxb_dev 0.8592 -> 0.8597, the others unchanged. Wider patterns
+#: ("/threads/", "/topic/", "/forum/") were tried: wcxb_dev 0.8595, 3 pages up and 6 down (news
+#: sites' topic pages are lists, and XenForo themes lost their walk).
 _FORUM_URL = re.compile(r"/(?:showthread|viewtopic)\.php|/ShowTopic-")
 
 
