@@ -200,7 +200,7 @@ def strip_site_name(title: str, sites: set[str]) -> str:
     head, sep, rest = title.partition(":")
     if sep and rest.strip() and _key(head) in sites:
         title = rest.strip()
-    parts = [p.strip() for p in _TITLE_SPLIT.split(title) if p and p.strip()]
+    parts = _parts(title)
     if len(parts) < 2:
         return title
     kept = [p for p in parts if not _names_site(p, sites)]
@@ -330,9 +330,14 @@ def _pick_heading(headings: list[tuple[str, str]], stripped: str, declared: list
     return None
 
 
+def _parts(title: str) -> list[str]:
+    """``title``'s parts between :data:`_TITLE_SPLIT` separators, stripped, empty ones dropped."""
+    return [p.strip() for p in _TITLE_SPLIT.split(title) if p and p.strip()]
+
+
 def _ends_with_part(title: str, part: str) -> bool:
     """Whether ``part`` is the last of ``title``'s separated parts ("Headline | Blog name")."""
-    parts = [p.strip() for p in _TITLE_SPLIT.split(title) if p and p.strip()]
+    parts = _parts(title)
     return len(parts) > 1 and parts[-1] == part.strip()
 
 
