@@ -17,7 +17,9 @@ gold record (2026-11-26, every page with a gold title: trafilatura_eval 722 -> 7
 wcxb_dev 1 165 -> 1 200 of 1 497; 27 wcxb_dev pages lost where the gold is the declared title).
 Pages that do not say they are articles (landing, product, docs pages) keep the declared title:
 taking their ``<h1>`` too would gain 11 trafilatura_eval and 57 wcxb_dev pages but lose 66
-wcxb_dev and 23 readability_testpages pages, whose gold is the declared title there.
+wcxb_dev and 23 readability_testpages pages, whose gold is the declared title there; their one
+``<h1>`` is taken only where the declared title shares no word with the URL's path and the
+``<h1>`` spells a good part of it (:data:`MIN_PATH_SHARE`).
 
 The choice is hand-written, not learned: a ranker trained over the same candidates (declared
 titles whole and cut, the headings, this rule's answer; ``evaluation/title_ranker.py``) did not
@@ -31,12 +33,13 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from extractors.metadata import Metadata
 from extractors.page import Page
 
-__all__ = ["choose_title", "domain_names", "is_article_like", "site_names", "strip_site_name"]
+__all__ = ["choose_title", "domain_names", "is_article_like", "site_names", "strip_site_name",
+           "words"]
 
 #: Separators between headline and site name in ``<title>``; "::" only with a space beside it
 #: ("Blog :: Post"), for "tokio::runtime" is a name; a bare "-" between a CJK headline's closing
@@ -90,6 +93,15 @@ MAX_LEAD_WORDS = 1
 #: 2026-11-27, pages right: 1/2 (before) trafilatura_eval 747, wcxb_dev 1 209; 0.6 and 2/3
 #: 748, 1 210; 3/4 and 0.85 749, 1 209 (one wcxb_dev page lost: "Gaming" for "Gaming Monitors").
 MIN_H2_SHARE = 2 / 3
+#: On a page that does not declare itself an article, its one visible ``<h1>`` replaces a chosen
+#: title that shares no word with the URL's path when the h1 holds more than this share of the
+#: path's words. 2026-11-27, pages right: trafilatura_eval 748 -> 749, wcxb_dev 1 210 -> 1 214
+#: (three of the four on Reddit), no page lost on any set. The wider test (the h1 covering a
+#: quarter more of the path than the title) gains more (wcxb_dev +14 -4) but loses
+#: fields_snippets' title floor (docs/evaluation.md, 2026-11-27, "Titles: site parts").
+MIN_PATH_SHARE = 0.25
+#: URL path words that say nothing of the page.
+_PATH_NOISE = frozenset({"html", "htm", "php", "aspx", "www", "index"})
 #: Headings looked at: the first few ``<h1>`` (pages with a logo ``<h1>`` have 2-3).
 MAX_HEADINGS = 5
 
@@ -103,10 +115,21 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
     headings = _headings(page, sites)
     stripped = _headline_of(declared, sites)
     heading = _pick_heading(headings, stripped, [title for title, _ in declared], host_names)
-    lone = _lone_h1(page, sites) if is_article_like(meta) else None
-    if lone and lone != heading and (heading is None or heading in _h1_texts(headings)) and \
-            _not_a_frame_of(lone, stripped):
+    article = is_article_like(meta)
+    lone = _lone_h1(page, sites) if article or page.url else None
+    if article and lone and lone != heading and \
+            (heading is None or heading in _h1_texts(headings)) and _not_a_frame_of(lone, stripped):
         return _without_site_end(lone, sites), "text"
+    title, source = _rule_pick(heading, headings, declared, stripped, host_names, sites)
+    if not article and title and lone and lone != title and _url_names_only(lone, title, page.url):
+        return _without_site_end(lone, sites), "text"  # the title is no name of this page
+    return title, source
+
+
+def _rule_pick(heading: str | None, headings: list[tuple[str, str]],
+               declared: list[tuple[str, str]], stripped: str, host_names: set[str],
+               sites: set[str]) -> tuple[str | None, str | None]:
+    """(title, source) by the heading and declared-title rules of :func:`choose_title`."""
     if heading:
         return _without_site_end(heading, sites), "text"
     if declared and headings and (_key(stripped) in host_names or _key(stripped) in GENERIC_TITLES):
@@ -114,6 +137,28 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
     if declared:
         return stripped, declared[0][1]
     return (headings[0][1], "text") if headings else (None, None)
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words of ``text``, accents dropped, to compare a title with the URL's path.
+
+    >>> words("Wärmepumpe im Altbau?")
+    ['warmepumpe', 'im', 'altbau']
+    """
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return re.findall(r"[^\W_]+", "".join(c for c in folded if not unicodedata.combining(c)))
+
+
+def _url_names_only(h1: str, title: str, url: str) -> bool:
+    """Whether the URL's path (of at least two words besides :data:`_PATH_NOISE`) shares no word
+    with ``title`` and more than :data:`MIN_PATH_SHARE` of its words with the ``<h1>``: a title
+    that names nothing of the page's address is the site's tagline ("Reddit - The heart of the
+    internet" on /r/cooking/comments/.../enameled_cast_iron_pan_and_metal/) or another page's
+    ("Ausflugtipps Niederrhein und Ruhrgebiet" on .../essenwestviertel.htm)."""
+    path = set(words(unquote(urlsplit(_WAYBACK.sub("", url)).path))) - _PATH_NOISE
+    if len(path) < 2 or set(words(title)) & path:
+        return False
+    return len(set(words(h1)) & path) > len(path) * MIN_PATH_SHARE
 
 
 def _headline_of(declared: list[tuple[str, str]], sites: set[str]) -> str:

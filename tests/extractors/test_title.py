@@ -89,3 +89,11 @@ def test_a_bylines_trailing_am_before_a_linked_date_is_no_name() -> None:
     gold = fixture("trafilatura_eval-00342.html")
     fields = extract(page_bytes(gold), url=gold["url"]).fields
     assert author_match(fields.authors, gold["author"])
+
+
+def test_a_non_articles_title_that_names_nothing_of_its_url_gives_way_to_its_h1() -> None:
+    """The page does not declare itself an article; its <title> ("Ausflugtipps Niederrhein und
+    Ruhrgebiet") shares no word with the URL's path (".../essenwestviertel.htm") and its one <h1>
+    ("Essen-Westviertel") spells it: the <h1> is the title (MIN_PATH_SHARE)."""
+    name = "trafilatura_eval-00138.html"
+    assert title_match(_title_of(name), fixture(name)["title"])
