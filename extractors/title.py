@@ -96,7 +96,8 @@ MIN_H2_SHARE = 2 / 3
 #: On a page that does not declare itself an article, its one visible ``<h1>`` replaces a chosen
 #: title that shares no word with the URL's path when the h1 holds more than this share of the
 #: path's words. 2026-11-27, pages right: trafilatura_eval 748 -> 749, wcxb_dev 1 210 -> 1 214
-#: (three of the four on Reddit), no page lost on any set. The wider test (the h1 covering a
+#: (three of the four on Reddit), no page lost on any set; any share (0): trafilatura_eval +1 -1;
+#: half: 748, 1 213 (rheinruhronline's "Essen-Westviertel" is 1/3 of its path). The wider test (the h1 covering a
 #: quarter more of the path than the title) gains more (wcxb_dev +14 -4) but loses
 #: fields_snippets' title floor (docs/evaluation.md, 2026-11-27, "Titles: site parts").
 MIN_PATH_SHARE = 0.25
