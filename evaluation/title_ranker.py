@@ -44,7 +44,7 @@ from extractors.metadata import Metadata
 from extractors.page import Page
 from extractors.title import (GENERIC_TITLES, _TITLE_SPLIT, _clean, _declared, _fold,
                               _heading_rows, _key, _names_site, _spells_host, domain_names,
-                              is_article_like, site_names, strip_site_name)
+                              is_article_like, site_names, strip_site_name, words)
 
 __all__ = ["FEATURES", "title_candidates"]
 
@@ -131,7 +131,7 @@ def title_candidates(page: Page, meta: Metadata, rule: str | None
         return [], x
     article = 1.0 if is_article_like(meta) else 0.0
     longest = max(len(k) for k in keys)
-    slug = set(_words(urlsplit(page.url or "").path))
+    slug = set(words(urlsplit(page.url or "").path))
     rule_key = _key(_fold(rule)) if rule else ""
     rule_heading = bool(rule_key) and bool(flags.get(rule_key, set()) & {"h1", "h2"})
     for row, key in enumerate(keys):
@@ -139,7 +139,7 @@ def title_candidates(page: Page, meta: Metadata, rule: str | None
         for name in f & _PLAIN_FLAGS:
             v[_INDEX[name]] = 1.0
         declared_whole = any(k in f for k in DECLARED_KINDS)
-        words = _words(text)
+        text_words = words(text)
         v[_INDEX["log_words"]] = np.log1p(len(text.split()))
         v[_INDEX["chars_rel"]] = len(key) / longest
         v[_INDEX["n_sources"]] = len(f - _NOT_SOURCES)
@@ -155,9 +155,9 @@ def title_candidates(page: Page, meta: Metadata, rule: str | None
         v[_INDEX["article_like_h1"]] = article * ("h1" in f)
         v[_INDEX["article_like_declared_whole"]] = article * declared_whole
         v[_INDEX["article_like_cut"]] = article * ("any_cut" in f)
-        if slug and words:
-            v[_INDEX["slug_share"]] = sum(w in slug for w in words) / len(words)
-            v[_INDEX["slug_cover"]] = len(slug & set(words)) / len(slug)
+        if slug and text_words:
+            v[_INDEX["slug_share"]] = sum(w in slug for w in text_words) / len(text_words)
+            v[_INDEX["slug_cover"]] = len(slug & set(text_words)) / len(slug)
         v[_INDEX["h1_rule_declared"]] = float("h1" in f and bool(rule_key) and not rule_heading)
         v[_INDEX["declared_rule_heading"]] = float(declared_whole or "any_cut" in f) * rule_heading
         v[_INDEX["contains_rule"]] = float(bool(rule_key) and rule_key != key and rule_key in key)
@@ -166,15 +166,6 @@ def title_candidates(page: Page, meta: Metadata, rule: str | None
     if share.max() > 0:
         x[:, _INDEX["slug_best"]] = share == share.max()
     return [texts[k] for k in keys], x
-
-
-def _words(text: str) -> list[str]:
-    """Lower-cased words of ``text``, accents dropped, to compare a title with the URL's path."""
-    import re
-    import unicodedata
-
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    return re.findall(r"[^\W_]+", "".join(c for c in folded if not unicodedata.combining(c)))
 
 
 def read_rows(names: list[str], limit: int | None) -> list[dict]:

@@ -91,6 +91,10 @@ _BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
                       r"((?i:(?:written\s+|posted\s+|geschrieben\s+|verfasst\s+)?by|von|par|por|"
                       r"door|text|texto|autor|autorin|author|auteur|redaktion)\s*:?\s+"
                       r"[A-ZÀ-ÖØ-Þ][\w.'-]+\s+[A-ZÀ-ÖØ-Þ].*)")
+#: The "on" / "am" / "um" a byline's segment ends with when its date is a link of its own ("Von
+#: R. R. am" / "07.08.2013"): not part of the name (trafilatura_eval's time4talks page read
+#: "R. R. am" once the chosen title found its headline).
+_DATE_WORD_END = re.compile(r"\s+(?i:on|am|um)\s*$")
 #: A dateline then a name and nothing else: "11.12.2019 - Amelie Loevenich", "2019-12-11 | Jane
 #: Roe" (the name of two or three capitalised words).
 _DATE_NAME = re.compile(r"^(?:\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|"
@@ -641,7 +645,7 @@ def _byline_in(texts: list[str], labelled: bool) -> list[str]:
         # a labelled byline names a person even where the site bears that name (a personal
         # blog "Wolfgang Schmale": "Von: Wolfgang Schmale"); bylines naming an outlet are
         # refused below
-        names, _ = clean_authors([candidate], ())
+        names, _ = clean_authors([_DATE_WORD_END.sub("", candidate)], ())
         names = [n for n in names if not _OUTLET.search(n)]
         names = [n for n in names if n[0].isupper() and len(n.split()) >= 2]
         if names:

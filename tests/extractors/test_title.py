@@ -55,3 +55,45 @@ def test_a_blogs_name_in_the_h1_and_the_title_is_not_the_headline(name: str) -> 
     <title> beside the post's title: the post's title is the headline."""
     gold = fixture(name)
     assert title_match(extract(page_bytes(gold), url=gold["url"]).fields.title, gold["title"])
+
+
+def _title_of(name: str) -> str | None:
+    gold = fixture(name)
+    return extract(page_bytes(gold), url=gold["url"]).fields.title
+
+
+@pytest.mark.parametrize("name, rule", [
+    ("trafilatura_eval-00220.html",
+     "an <h1> that is <title>'s trailing part, shorter than the headline part, is the blog's name"),
+    ("trafilatura_eval-00342.html",
+     "a Wayback Machine copy's site is the archived host: its logo <h1> is no headline"),
+    ("wcxb_dev-00402.html",
+     "a heading's trailing '– Site' goes as the declared titles' does"),
+    ("trafilatura_eval-00178.html",
+     "a Chinese <title>'s '-新华网' without spaces is its site part"),
+    ("trafilatura_eval-00663.html",
+     "og:title that <title> repeats before its site part is the headline whole"),
+    ("wcxb_dev-01375.html",
+     "an article's one <h1> that puts one word before og:title is the headline"),
+    ("trafilatura_eval-00247.html",
+     "an <h2> with less than two thirds of the declared headline is a section heading"),
+])
+def test_site_parts_and_headlines_2026_11_27(name: str, rule: str) -> None:
+    assert title_match(_title_of(name), fixture(name)["title"]), rule
+
+
+def test_a_bylines_trailing_am_before_a_linked_date_is_no_name() -> None:
+    """"Von R. R. am" / "07.08.2013" (the date a link of its own): the author is "R. R."."""
+    from evaluation.fieldmetrics import author_match
+
+    gold = fixture("trafilatura_eval-00342.html")
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert author_match(fields.authors, gold["author"])
+
+
+def test_a_non_articles_title_that_names_nothing_of_its_url_gives_way_to_its_h1() -> None:
+    """The page does not declare itself an article; its <title> ("Ausflugtipps Niederrhein und
+    Ruhrgebiet") shares no word with the URL's path (".../essenwestviertel.htm") and its one <h1>
+    ("Essen-Westviertel") spells it: the <h1> is the title (MIN_PATH_SHARE)."""
+    name = "trafilatura_eval-00138.html"
+    assert title_match(_title_of(name), fixture(name)["title"])
