@@ -22,8 +22,8 @@ from extractors.authors import clean_authors
 from extractors.dates import FoundDate, first_date_in, parse_date
 from extractors.page import Page, link_hrefs, name_marks
 
-__all__ = ["base_of", "is_outlet", "person_over_outlet", "read_text_authors", "text_authors",
-           "text_date"]
+__all__ = ["base_of", "full_name", "is_outlet", "person_over_outlet", "read_text_authors",
+           "text_authors", "text_date"]
 
 #: Elements with a date-ish class looked at (the byline is among the first few of a page).
 MAX_MARKED = 30
@@ -323,7 +323,7 @@ def person_over_outlet(names: list[str], page: Page, sites: tuple[str, ...],
             found = _marked_names(text, sites)
             if found:
                 break
-    if found and all(_full_name(n) and not is_outlet(n, sites) for n in found):
+    if found and all(full_name(n) and not is_outlet(n, sites) for n in found):
         return found
     return []
 
@@ -459,7 +459,7 @@ def _in_skipped_block(element) -> bool:
 
 def _boxed_name(text: str, sites: tuple[str, ...]) -> list[str]:
     """The name heading an author box that goes on with the author's biography, one text
-    segment a line: a full name (:func:`_full_name`), then a line that starts with its first
+    segment a line: a full name (:func:`full_name`), then a line that starts with its first
     word ("Lauren Vetter" / "Lauren Vetter is a growth-focused marketing professional...",
     "Bence Kovács" / "Bence is a software developer..."). Too long to be read as a byline,
     such a box was passed over (wcxb_dev)."""
@@ -470,7 +470,7 @@ def _boxed_name(text: str, sites: tuple[str, ...]) -> list[str]:
     if not lines[1].startswith(first + " "):
         return []
     names, _ = clean_authors([lines[0]], sites)
-    return names if len(names) == 1 and _full_name(names[0]) else []
+    return names if len(names) == 1 and full_name(names[0]) else []
 
 
 def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
@@ -480,7 +480,7 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
 
     An author box holds the name and, in spans of their own, the role and a menu ("Liz Kenny" /
     "Former McKinsey Consultant", "Rachel MacDonald" / "Writer"); read as one string they were
-    one wrong name. A segment counts alone only as a full name (:func:`_full_name`): a user
+    one wrong name. A segment counts alone only as a full name (:func:`full_name`): a user
     name of one word stays with its label ("Beitrag von" / "r23"). trafilatura_eval and
     wcxb_dev: 12 pages gained, 2 lost (docs/evaluation.md, "Authors, fourth round")."""
     lines: list[str] = []
@@ -496,7 +496,7 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
             if line.strip().lower().rstrip(":") in _BY_WORDS and number + 1 < len(lines):
                 line = f"{line} {lines[number + 1]}"
             names, _ = clean_authors([line], sites)
-            if names and all(_full_name(n) for n in names):
+            if names and all(full_name(n) for n in names):
                 return names
     names, _ = clean_authors([" ".join(lines)], sites)
     return names
@@ -520,7 +520,7 @@ def _marked_team(text: str) -> list[str]:
 _CONNECTOR = re.compile(r"(?i)^(?:,|,?\s*(?:and|und|et|y|e|&))$")
 
 
-def _full_name(name: str) -> bool:
+def full_name(name: str) -> bool:
     """Two to four words, each capitalised: "Liz Kenny", "Julian K. Arni"."""
     words = name.split()
     return 2 <= len(words) <= 4 and all(w[0].isupper() for w in words)
@@ -635,7 +635,7 @@ def _written_by(page: Page, sites: tuple[str, ...]) -> list[str]:
         if _in_comment(nodes.elements[nodes.seg_owner[number]]):
             continue
         names, _ = clean_authors([candidate], ())
-        names = [n for n in names if _full_name(n) and not _OUTLET.search(n)]
+        names = [n for n in names if full_name(n) and not _OUTLET.search(n)]
         if names:
             return names
     return []

@@ -654,3 +654,31 @@ def test_published_time_that_is_the_json_ld_modification_gives_way_to_json_ld() 
     fields = extract(page_bytes(gold)).fields
     assert fields.published.startswith(gold["date"][:10])
     assert fields.sources["published"] == "jsonld"
+
+
+# A declared author that is a CMS login, initials or a first name alone, where the byline writes
+# a full name: the byline's name, as the gold takes it (trafilatura_eval, readability_testpages:
+# Apache-2.0; wcxb_dev: CC-BY-4.0; gold authors from the datasets). A forum thread keeps its
+# declared first poster, user name and all.
+@pytest.mark.parametrize("name, how", [
+    ("trafilatura_eval-00381.html", "rutgers.edu: JSON-LD's author 'Todd', the byline 'Todd Bates'"),
+    ("trafilatura_eval-00747.html", "reset.org: JSON-LD's author 'sarah-indra', the byline "
+                                    "'Mark Newton'"),
+    ("readability_testpages-00119.html", "fandom: the login 'CC7567', the author box 'James "
+                                         "Akinaka'"),
+    ("wcxb_dev-00535.html", "a forum thread (DiscussionForumPosting): the first poster's login "
+                            "stays"),
+])
+def test_a_login_or_first_name_gives_way_to_the_byline_full_name(name: str, how: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+
+
+@pytest.mark.parametrize("name, login", [
+    ("wordpressadmin", True), ("andrew.keaveney", True), ("link78", True), ("KatieS", True),
+    ("PP", True), ("Todd", False), ("Digjitale", False), ("Ophélie", False),
+])
+def test_what_reads_as_a_login_or_initials(name: str, login: bool) -> None:
+    from extractors.fields import _LOGIN
+
+    assert bool(_LOGIN.search(name)) == login
