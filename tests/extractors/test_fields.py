@@ -682,3 +682,23 @@ def test_what_reads_as_a_login_or_initials(name: str, login: bool) -> None:
     from extractors.fields import _LOGIN
 
     assert bool(_LOGIN.search(name)) == login
+
+
+# The strong labels of the last reader, a line of their own far below the headline: "Von:" /
+# "Götz Warnke", "Posted by" / "Colin Watson" in an article's footer; and a blogger's login in a
+# post's meta line that is also the site's name ("Posted in Datenschutz by damianduchamps on
+# August 3, 2019" on damianduchamps.wordpress.com). trafilatura_eval (Apache-2.0), wcxb_dev
+# (CC-BY-4.0), gold authors from the datasets; nothing was read from these pages before.
+@pytest.mark.parametrize("name", ["trafilatura_eval-00756.html", "wcxb_dev-00442.html",
+                                  "trafilatura_eval-00153.html"])
+def test_von_and_posted_by_labels_and_the_blogger_named_like_the_site(name: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Posted by Nesselsetzer under Just For Fun", "Nesselsetzer"),
+    ("Posted in News by jdoe on August 3, 2019", "jdoe"),
+])
+def test_the_name_in_a_meta_line_ends_before_under(text: str, name: str) -> None:
+    assert [m.group("name") for m in bylines._LABELLED.finditer(text)] == [name]
