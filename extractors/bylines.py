@@ -35,6 +35,11 @@ MAX_MARKED_SEGMENTS = 12
 #: Characters after the headline searched for a dateline (bylines sit right below the headline;
 #: 1 500 covers a standfirst and an image caption in between).
 AFTER_HEADLINE_CHARS = 1_500
+#: Text segments right above the headline (the heading's own included) searched for a "By ..."
+#: line where none follows it: some templates set the byline over the headline (with the dash
+#: of a dateline in the byline's own span, "05.02.2020" / "- Redaktion: Eberhard Fuhr"):
+#: trafilatura_eval 407 -> 408 of the pages with a gold author, none lost elsewhere.
+BEFORE_HEADLINE_SEGMENTS = 4
 #: Text segments after the headline searched for a "By ..." line (a standfirst, a picture and its
 #: caption come first on many pages; the byline is within ~40 segments on the dev sets' pages).
 BYLINE_SEGMENTS = 40
@@ -82,7 +87,7 @@ _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "tex
 _SHORT_LABELS = frozenset({"di", "av", "af", "text", "texto"})
 #: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
 #: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
-_BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
+_BY_LINE = re.compile(r"(?:[\d./:\s]*[-–—|•·]\s*)?"
                       r"((?i:(?:written\s+|posted\s+|geschrieben\s+|verfasst\s+)?by|von|par|por|"
                       r"door|text|texto|autor|autorin|author|auteur|redaktion)\s*:?\s+"
                       r"[A-ZÀ-ÖØ-Þ][\w.'-]+\s+[A-ZÀ-ÖØ-Þ].*)")
@@ -563,6 +568,11 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bool = 
         names = _byline_in(texts, labelled)
         if names:
             return names
+    # right above the headline: "05.02.2020 - Redaktion: Eberhard Fuhr" over the <h1>
+    start = _headline_segment(page, title)
+    if start:
+        before = [t.strip() for t in nodes.seg_text[max(0, start - BEFORE_HEADLINE_SEGMENTS):start]]
+        return _byline_in(before, False)
     return []
 
 

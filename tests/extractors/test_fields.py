@@ -702,3 +702,11 @@ def test_von_and_posted_by_labels_and_the_blogger_named_like_the_site(name: str)
 ])
 def test_the_name_in_a_meta_line_ends_before_under(text: str, name: str) -> None:
     assert [m.group("name") for m in bylines._LABELLED.finditer(text)] == [name]
+
+
+def test_a_byline_right_above_the_headline() -> None:
+    # trafilatura_eval (Apache-2.0), ejwue.de: "05.02.2020" / "- Redaktion: Eberhard Fuhr
+    # (Pressesprecher des EJW)" in the spans over the <h1>, nothing under it; nothing was read
+    gold = fixture("trafilatura_eval-00170.html")
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+    assert bylines._BY_LINE.match("- Redaktion: Eberhard Fuhr").group(1).startswith("Redaktion")
