@@ -518,6 +518,8 @@ def _fuller_byline(names: list[str], page: Page, sites: tuple[str, ...], lang: s
     found = bylines.text_authors(page, sites, lang, title=title)
     if not found or not all(bylines.full_name(n) and not bylines.is_outlet(n, sites)
                             for n in found):
+        if len(names) == 1 and " " not in names[0].strip():
+            return bylines.name_written_out(page, names[0].strip(), sites)
         return []
     firsts = {n.split()[0].casefold() for n in found}
     for name in names:

@@ -710,3 +710,13 @@ def test_a_byline_right_above_the_headline() -> None:
     gold = fixture("trafilatura_eval-00170.html")
     assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
     assert bylines._BY_LINE.match("- Redaktion: Eberhard Fuhr").group(1).startswith("Redaktion")
+
+
+def test_a_declared_login_written_out_in_the_text() -> None:
+    # trafilatura_eval (Apache-2.0), osthessen-news.de: JSON-LD's author "christian.stadtfeld",
+    # the text "OSTHESSEN|NEWS-Chefredakteur Christian P. Stadtfeld bewertet ..." (the gold)
+    gold = fixture("trafilatura_eval-00894.html")
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+    page = parse_page("<p>Heute schreibt Nils Holm.</p>", url="https://x.example/")
+    assert bylines.name_written_out(page, "nils.holm", ()) == ["Nils Holm"]
+    assert bylines.name_written_out(page, "Nils", ()) == []  # a first name alone: no
