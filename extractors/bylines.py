@@ -92,10 +92,16 @@ _BY_LINE = re.compile(r"(?:[\d./:\s]*[-–—|•·]\s*)?"
                       r"door|text|texto|autor|autorin|author|auteur|redaktion)\s*:?\s+"
                       r"[A-ZÀ-ÖØ-Þ][\w.'-]+\s+[A-ZÀ-ÖØ-Þ].*)")
 #: A dateline then a name and nothing else: "11.12.2019 - Amelie Loevenich", "2019-12-11 | Jane
-#: Roe" (the name of two or three capitalised words).
-_DATE_NAME = re.compile(r"^(?:\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|"
-                        r"\d{1,2}/\d{1,2}/\d{4})\s*[-–—|•·]\s*"
-                        r"(?P<name>[A-ZÀ-ÖØ-Þ][\w'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w.'-]+){1,2})\s*$")
+#: Roe" (the name of two or three capitalised words); the day may be written with its month's
+#: name and a time may follow it ("Dec 26, 2025 • Mahua Das in Project Management", "04.02.2022
+#: | 13:10 Uhr | Uta Helkenberg"), and the name may be followed by " in " a category or " on "
+#: behalf of someone (trafilatura_eval +1, wcxb_dev +1 of the pages with a gold author, none lost).
+_DATE_NAME = re.compile(r"^(?:\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|"
+                        r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?"
+                        r"\s+\d{4})"
+                        r"(?:\s*[-–—|•·,]?\s*\d{1,2}:\d{2}(?:\s*(?i:uhr|am|pm))?)?\s*[-–—|•·]\s*"
+                        r"(?P<name>[A-ZÀ-ÖØ-Þ][\w'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w.'-]+){1,2})"
+                        r"\s*(?:$|(?=\s(?:in|on)\s))")
 #: Words of an outlet's name, not a person's ("By BBC News", "Von: Ostbelgien Direkt").
 _OUTLET = re.compile(r"(?i)\b(?:news|press|times|media|blog|magazin\w*|zeitung|online|tv|radio|"
                      r"daily|post|journal|direkt|welle|network|group|agency|team|herald|"
@@ -690,10 +696,11 @@ def _in_comment(element) -> bool:
 
 #: The strong byline labels: "Written by", "Geschrieben von", "Verfasst von", "Rédigé par",
 #: "Posted by", "Article by", "Text von", "Von:" (with its colon: a "von" alone starts
-#: sentences). The last four: trafilatura_eval 406 -> 407, wcxb_dev 626 -> 628 of the pages
-#: with a gold author, none lost (docs/evaluation.md, "Authors, fifth round").
+#: sentences), a forum's "Started by". "Posted" to "Von:": trafilatura_eval 406 -> 407,
+#: wcxb_dev 626 -> 628 of the pages with a gold author; "Started by": wcxb_dev +1; none lost
+#: (docs/evaluation.md, "Authors, fifth round").
 _WRITTEN_BY = re.compile(r"(?i)^(?:(?:written|authored|geschrieben|verfasst|rédigé|escrito|posted|"
-                         r"article|text)\s+(?:by|von|par|por)\b|von\s*:)\s*:?\s*")
+                         r"article|text|started)\s+(?:by|von|par|por)\b|von\s*:)\s*:?\s*")
 
 
 #: A byline's label in a text segment of its own, the name in the next: "Autor:", "Verfasst

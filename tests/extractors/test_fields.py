@@ -237,6 +237,10 @@ def test_author_by_reference_or_after_a_dateline(name: str, how: str) -> None:
     ("12/11/2019 — Jean-Luc de Vries", None),  # a lower-case particle: not two capitalised words
     ("11.12.2019 - Neue Regeln für Kinder im Netz", None),  # a headline, not a name
     ("11.12.2019", None),
+    ("Dec 26, 2025 • Mahua Das in Project Management", "Mahua Das"),
+    ("04.02.2022 | 13:10 Uhr | Uta Helkenberg", "Uta Helkenberg"),
+    ("Dec. 19, 2025 · Niko Matsakis\n on behalf of Vision Doc group", "Niko Matsakis"),
+    ("Dec 26, 2025 • Mahua Das wrote this", None),
 ])
 def test_a_name_after_a_dateline(text: str, name: str | None) -> None:
     match = bylines._DATE_NAME.match(text)
@@ -720,3 +724,15 @@ def test_a_declared_login_written_out_in_the_text() -> None:
     page = parse_page("<p>Heute schreibt Nils Holm.</p>", url="https://x.example/")
     assert bylines.name_written_out(page, "nils.holm", ()) == ["Nils Holm"]
     assert bylines.name_written_out(page, "Nils", ()) == []  # a first name alone: no
+
+
+# A dateline with its month's name or a time, then the name: "Dec. 19, 2025 · Niko Matsakis on
+# behalf of ..." under the headline (blog.rust-lang.org), "04.02.2022 | 13:10 Uhr | Uta
+# Helkenberg" over it (pferd-aktuell.de); and a forum's "Started by X, June 04, 2024" line
+# (SMF). wcxb_dev (CC-BY-4.0), trafilatura_eval (Apache-2.0), gold authors from the datasets;
+# nothing was read from these pages before.
+@pytest.mark.parametrize("name", ["wcxb_dev-00373.html", "trafilatura_eval-00703.html",
+                                  "wcxb_dev-00545.html"])
+def test_a_name_after_a_written_out_dateline_and_started_by(name: str) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
