@@ -22,8 +22,8 @@ from extractors.authors import clean_authors
 from extractors.dates import FoundDate, first_date_in, parse_date
 from extractors.page import Page, link_hrefs, name_marks
 
-__all__ = ["base_of", "full_name", "is_outlet", "name_written_out", "person_over_outlet", "read_text_authors",
-           "text_authors", "text_date"]
+__all__ = ["base_of", "full_name", "is_outlet", "name_written_out", "person_over_outlet",
+           "plain_byline", "read_text_authors", "text_authors", "text_date"]
 
 #: Elements with a date-ish class looked at (the byline is among the first few of a page).
 MAX_MARKED = 30
@@ -339,6 +339,24 @@ def person_over_outlet(names: list[str], page: Page, sites: tuple[str, ...],
     return []
 
 
+def plain_byline(page: Page, sites: tuple[str, ...], title: str | None) -> list[str]:
+    """The byline's full names where the page shows them plainly: a "By" line under the
+    headline, else an author-marked element that holds a full name and nothing else; [] if
+    neither (for overruling a declared login or initials: the other readers' names, read out
+    of longer author boxes, were a theme's name or a list of tags there, "Pirate Rogue",
+    "SCHLAGWORTE Boilies Karpfen", on pages without a gold author)."""
+    found = _byline_after_headline(page, sites, labelled=True, title=title)
+    if found:
+        return found if all(full_name(n) and not is_outlet(n, sites) for n in found) else []
+    for text in _marked(_PERSON_MARKED, page, joiner="\n"):
+        if text and "\n" not in text and len(text) <= MAX_MARKED_CHARS:
+            found, _ = clean_authors([text], sites)
+            if len(found) == 1 and found[0] == text.strip() and full_name(found[0]) \
+                    and not is_outlet(found[0], sites):
+                return found
+    return []
+
+
 #: Class/id words of an element that holds the article's author, for overruling a declared
 #: publisher: :data:`_AUTHOR_MARKED` less "source", which also marks "resources" menus.
 _PERSON_MARKED = ("author", "byline", "writer", "autor", "reporter")
@@ -650,6 +668,7 @@ def _written_by(page: Page, sites: tuple[str, ...]) -> list[str]:
         candidate = _WRITTEN_BY.sub("", text, count=1)
         if not candidate and number + 1 < len(texts):
             candidate = " ".join(texts[number + 1].split())
+        candidate = _SENTENCE_END.sub("", candidate)  # "Posted by Alon Zakai."
         if _in_comment(nodes.elements[nodes.seg_owner[number]]):
             continue
         names, _ = clean_authors([candidate], ())
@@ -684,6 +703,10 @@ def name_written_out(page: Page, login: str, sites: tuple[str, ...]) -> list[str
 
 #: Between a first name and the family name: spaces, or a middle initial ("Christian P.").
 _MIDDLE = r"(?:\s+[A-ZÀ-ÖØ-Þ]\.)?\s+"
+
+
+#: A full stop ending a line after a word of two letters or more (not an initial's "C.").
+_SENTENCE_END = re.compile(r"(?<=\w{2})\.$")
 
 
 def _in_comment(element) -> bool:

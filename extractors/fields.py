@@ -456,7 +456,7 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
                 out.note("authors", f"{source} {own!r} names the publisher: the byline's person")
                 own, source = shown, "text"
             elif not _is_thread(meta) and (
-                    shown := _fuller_byline(own, page, sites, lang, out.title)):
+                    shown := _fuller_byline(own, page, sites, out.title)):
                 out.note("authors", f"{source} {own!r} is a login or initials: the byline's name")
                 own, source = shown, "text"
             out.fill("authors", own, source)
@@ -502,8 +502,8 @@ def _people_beside_the_site(shown: list[str], site_names: tuple[str, ...]) -> li
     return shown
 
 
-def _fuller_byline(names: list[str], page: Page, sites: tuple[str, ...], lang: str | None,
-                   title: str | None) -> list[str]:
+def _fuller_byline(names: list[str], page: Page, sites: tuple[str, ...], title: str | None
+                   ) -> list[str]:
     """The byline's full names where every declared name is a login or initials
     ("wordpressadmin", "link78", "CC7567", "PP", "AFP"), or a first name alone that the byline
     writes out ("Todd" beside "Todd Bates"); else [].
@@ -515,9 +515,8 @@ def _fuller_byline(names: list[str], page: Page, sites: tuple[str, ...], lang: s
     is the dateline "MEDELLÍN"), wcxb_dev 624 -> 626 of 739 (3 up; 1 down, goodonyou.eco, whose
     gold keeps the login "srauturier" beside the byline "Solene Rauturier"), gne unchanged
     (docs/evaluation.md, "Authors, fifth round")."""
-    found = bylines.text_authors(page, sites, lang, title=title)
-    if not found or not all(bylines.full_name(n) and not bylines.is_outlet(n, sites)
-                            for n in found):
+    found = bylines.plain_byline(page, sites, title)
+    if not found:
         if len(names) == 1 and " " not in names[0].strip():
             return bylines.name_written_out(page, names[0].strip(), sites)
         return []

@@ -736,3 +736,20 @@ def test_a_declared_login_written_out_in_the_text() -> None:
 def test_a_name_after_a_written_out_dateline_and_started_by(name: str) -> None:
     gold = fixture(name)
     assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+
+
+def test_a_login_stays_where_the_page_shows_no_plain_byline() -> None:
+    # trafilatura_eval (Apache-2.0), fischundfang.de: JSON-LD's author "tkalweit", and an
+    # author-marked box whose lines are a tag list ("SCHLAGWORTE" / "Boilies" / "Karpfen"...):
+    # no byline to overrule the login with (the page has no gold author)
+    gold = fixture("trafilatura_eval-00633.html")
+    page = parse_page(page_bytes(gold), url=gold["url"])
+    assert bylines.text_authors(page, ())  # the other readers do read the tag list as a name
+    assert bylines.plain_byline(page, (), None) == []
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == ["tkalweit"]
+
+
+def test_posted_by_drops_the_full_stop_after_the_name() -> None:
+    page = parse_page("<html><body><h1>T</h1><p>Text.</p><div>Posted by Alon Zakai.</div>"
+                      "</body></html>")
+    assert bylines._written_by(page, ()) == ["Alon Zakai"]
