@@ -512,9 +512,10 @@ def _fuller_byline(names: list[str], page: Page, sites: tuple[str, ...], title: 
     "andrew.keaveney") or a short form ("PP", "AFP") while the page prints the author's name,
     which the gold takes. Every page with a gold author, before -> after: readability_testpages
     52 -> 54 of 76, trafilatura_eval 404 -> 406 of 538 (3 up; 1 down, eltiempo.com, whose gold
-    is the dateline "MEDELLÍN"), wcxb_dev 624 -> 626 of 739 (3 up; 1 down, goodonyou.eco, whose
-    gold keeps the login "srauturier" beside the byline "Solene Rauturier"), gne unchanged
-    (docs/evaluation.md, "Authors, fifth round")."""
+    is the dateline "MEDELLÍN"), wcxb_dev 624 -> 626 of 739 (3 up; 1 down, a digitalpoint forum
+    thread not recognised as one), gne unchanged (docs/evaluation.md, "Authors, fifth round").
+    The byline is :func:`bylines.plain_byline`: other readers' names overruled logins with a
+    theme's name or a tag list on pages without a gold author."""
     found = bylines.plain_byline(page, sites, title)
     if not found:
         if len(names) == 1 and " " not in names[0].strip():
