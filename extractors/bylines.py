@@ -23,8 +23,8 @@ from extractors.dates import (MAX_DATELINE_CHARS, FoundDate, first_date_in, othe
                               parse_date)
 from extractors.page import Page, link_hrefs, name_marks
 
-__all__ = ["base_of", "is_outlet", "person_over_outlet", "read_text_authors", "text_authors",
-           "text_date"]
+__all__ = ["base_of", "full_name", "is_outlet", "name_written_out", "person_over_outlet",
+           "plain_byline", "read_text_authors", "text_authors", "text_date"]
 
 #: Elements with a date-ish class looked at (the byline is among the first few of a page).
 MAX_MARKED = 30
@@ -40,6 +40,11 @@ AFTER_HEADLINE_CHARS = 1_500
 #: dateline sits in the first lines below it, before the standfirst; 200 characters hold a kicker,
 #: a byline and the date (pages gained and lost are in :func:`headline_dateline`).
 UNDER_HEADLINE_CHARS = 200
+#: Text segments right above the headline (the heading's own included) searched for a "By ..."
+#: line where none follows it: some templates set the byline over the headline (with the dash
+#: of a dateline in the byline's own span, "05.02.2020" / "- Redaktion: Eberhard Fuhr"):
+#: trafilatura_eval 407 -> 408 of the pages with a gold author, none lost elsewhere.
+BEFORE_HEADLINE_SEGMENTS = 4
 #: Text segments after the headline searched for a "By ..." line (a standfirst, a picture and its
 #: caption come first on many pages; the byline is within ~40 segments on the dev sets' pages).
 BYLINE_SEGMENTS = 40
@@ -77,7 +82,7 @@ _LABELLED = re.compile(
     r"text)\s+(?:by|von)|by|von|autor(?:in)?:|author:|verfasser(?:in)?:)"
     r"(?:[ \t]*:?\s+|(?=[A-ZÀ-ÖØ-Þ]))(?![^\n]*?(?i:\bby\b|\bvon\b))"
     r"(?P<name>[^\s|·•,–—()\d:][^|·•,–—():\n]{0,60}?)"
-    r"(?=[ \t]+(?i:on|am|um|in|at|for|und|and|with|mit)\b|\s*[|·•,–—():\n]|\s+\d|\s+-\s|"
+    r"(?=[ \t]+(?i:on|am|um|in|at|for|und|and|with|mit|under)\b|\s*[|·•,–—():\n]|\s+\d|\s+-\s|"
     r"\s*$)")
 #: Words after "by" that are no name ("by the way", "by email").
 _NOT_BYLINE = frozenset({"the", "a", "an", "email", "e-mail", "mail", "phone", "admin", "me"})
@@ -87,7 +92,7 @@ _BY_WORDS = frozenset({"by", "von", "par", "por", "door", "di", "av", "af", "tex
 _SHORT_LABELS = frozenset({"di", "av", "af", "text", "texto"})
 #: A byline: a label ("By", "Von:", "Written by:", "Redaktion:"), then a capitalised first and
 #: last name; a dateline may come first ("05.02.2020 - Redaktion: Eberhard Fuhr").
-_BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
+_BY_LINE = re.compile(r"(?:[\d./:\s]*[-–—|•·]\s*)?"
                       r"((?i:(?:written\s+|posted\s+|geschrieben\s+|verfasst\s+)?by|von|par|por|"
                       r"door|text|texto|autor|autorin|author|auteur|redaktion)\s*:?\s+"
                       r"[A-ZÀ-ÖØ-Þ][\w.'-]+\s+[A-ZÀ-ÖØ-Þ].*)")
@@ -96,10 +101,16 @@ _BY_LINE = re.compile(r"(?:[\d./:\s]+[-–—|•·]\s*)?"
 #: "R. R. am" once the chosen title found its headline).
 _DATE_WORD_END = re.compile(r"\s+(?i:on|am|um)\s*$")
 #: A dateline then a name and nothing else: "11.12.2019 - Amelie Loevenich", "2019-12-11 | Jane
-#: Roe" (the name of two or three capitalised words).
-_DATE_NAME = re.compile(r"^(?:\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|"
-                        r"\d{1,2}/\d{1,2}/\d{4})\s*[-–—|•·]\s*"
-                        r"(?P<name>[A-ZÀ-ÖØ-Þ][\w'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w.'-]+){1,2})\s*$")
+#: Roe" (the name of two or three capitalised words); the day may be written with its month's
+#: name and a time may follow it ("Dec 26, 2025 • Mahua Das in Project Management", "04.02.2022
+#: | 13:10 Uhr | Uta Helkenberg"), and the name may be followed by " in " a category or " on "
+#: behalf of someone (trafilatura_eval +1, wcxb_dev +1 of the pages with a gold author, none lost).
+_DATE_NAME = re.compile(r"^(?:\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|"
+                        r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?"
+                        r"\s+\d{4})"
+                        r"(?:\s*[-–—|•·,]?\s*\d{1,2}:\d{2}(?:\s*(?i:uhr|am|pm))?)?\s*[-–—|•·]\s*"
+                        r"(?P<name>[A-ZÀ-ÖØ-Þ][\w'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w.'-]+){1,2})"
+                        r"\s*(?:$|(?=\s(?:in|on)\s))")
 #: Words of an outlet's name, not a person's ("By BBC News", "Von: Ostbelgien Direkt").
 _OUTLET = re.compile(r"(?i)\b(?:news|press|times|media|blog|magazin\w*|zeitung|online|tv|radio|"
                      r"daily|post|journal|direkt|welle|network|group|agency|team|herald|"
@@ -363,8 +374,26 @@ def person_over_outlet(names: list[str], page: Page, sites: tuple[str, ...],
             found = _marked_names(text, sites)
             if found:
                 break
-    if found and all(_full_name(n) and not is_outlet(n, sites) for n in found):
+    if found and all(full_name(n) and not is_outlet(n, sites) for n in found):
         return found
+    return []
+
+
+def plain_byline(page: Page, sites: tuple[str, ...], title: str | None) -> list[str]:
+    """The byline's full names where the page shows them plainly: a "By" line under the
+    headline, else an author-marked element that holds a full name and nothing else; [] if
+    neither (for overruling a declared login or initials: the other readers' names, read out
+    of longer author boxes, were a theme's name or a list of tags there, "Pirate Rogue",
+    "SCHLAGWORTE Boilies Karpfen", on pages without a gold author)."""
+    found = _byline_after_headline(page, sites, labelled=True, title=title)
+    if found:
+        return found if all(full_name(n) and not is_outlet(n, sites) for n in found) else []
+    for text in _marked(_PERSON_MARKED, page, joiner="\n"):
+        if text and "\n" not in text and len(text) <= MAX_MARKED_CHARS:
+            found, _ = clean_authors([text], sites)
+            if len(found) == 1 and found[0] == text.strip() and full_name(found[0]) \
+                    and not is_outlet(found[0], sites):
+                return found
     return []
 
 
@@ -499,7 +528,7 @@ def _in_skipped_block(element) -> bool:
 
 def _boxed_name(text: str, sites: tuple[str, ...]) -> list[str]:
     """The name heading an author box that goes on with the author's biography, one text
-    segment a line: a full name (:func:`_full_name`), then a line that starts with its first
+    segment a line: a full name (:func:`full_name`), then a line that starts with its first
     word ("Lauren Vetter" / "Lauren Vetter is a growth-focused marketing professional...",
     "Bence Kovács" / "Bence is a software developer..."). Too long to be read as a byline,
     such a box was passed over (wcxb_dev)."""
@@ -510,7 +539,7 @@ def _boxed_name(text: str, sites: tuple[str, ...]) -> list[str]:
     if not lines[1].startswith(first + " "):
         return []
     names, _ = clean_authors([lines[0]], sites)
-    return names if len(names) == 1 and _full_name(names[0]) else []
+    return names if len(names) == 1 and full_name(names[0]) else []
 
 
 def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
@@ -520,7 +549,7 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
 
     An author box holds the name and, in spans of their own, the role and a menu ("Liz Kenny" /
     "Former McKinsey Consultant", "Rachel MacDonald" / "Writer"); read as one string they were
-    one wrong name. A segment counts alone only as a full name (:func:`_full_name`): a user
+    one wrong name. A segment counts alone only as a full name (:func:`full_name`): a user
     name of one word stays with its label ("Beitrag von" / "r23"). trafilatura_eval and
     wcxb_dev: 12 pages gained, 2 lost (docs/evaluation.md, "Authors, fourth round")."""
     lines: list[str] = []
@@ -536,7 +565,7 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
             if line.strip().lower().rstrip(":") in _BY_WORDS and number + 1 < len(lines):
                 line = f"{line} {lines[number + 1]}"
             names, _ = clean_authors([line], sites)
-            if names and all(_full_name(n) for n in names):
+            if names and all(full_name(n) for n in names):
                 return names
     names, _ = clean_authors([" ".join(lines)], sites)
     return names
@@ -560,7 +589,7 @@ def _marked_team(text: str) -> list[str]:
 _CONNECTOR = re.compile(r"(?i)^(?:,|,?\s*(?:and|und|et|y|e|&))$")
 
 
-def _full_name(name: str) -> bool:
+def full_name(name: str) -> bool:
     """Two to four words, each capitalised: "Liz Kenny", "Julian K. Arni"."""
     words = name.split()
     return 2 <= len(words) <= 4 and all(w[0].isupper() for w in words)
@@ -570,7 +599,9 @@ def _labelled_in_meta(page: Page, sites: tuple[str, ...]) -> list[str]:
     """The name after a "by" / "von" / "Autor:" label inside a post's meta line ("Posted in
     News by jdoe on August 3, 2019", "Gespeichert von rasos am 24. Juli 2017", "Datum:
     03.11.2021 Autor: Peter Maahn"). The label makes a single word (a blogger's user name) a
-    name here, where the unlabelled readers above want a first and a last name."""
+    name here, where the unlabelled readers above want a first and a last name; a blogger's
+    login stays where the site bears it ("by damianduchamps" on damianduchamps.wordpress.com:
+    the label says it is the author)."""
     for text in _marked(_META_MARKED, page, joiner="\n"):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
@@ -578,7 +609,7 @@ def _labelled_in_meta(page: Page, sites: tuple[str, ...]) -> list[str]:
             name = match.group("name").strip()
             if name.lower() in _NOT_BYLINE or (" " in name and name.islower()):
                 continue  # "by the way"; "by adding to it": a phrase, not a user name
-            names, _ = clean_authors([name], sites)
+            names, _ = clean_authors([name], ())
             names = [n for n in names if not _OUTLET.search(n)]
             if names:
                 return names
@@ -601,6 +632,11 @@ def _byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bool = 
         names = _byline_in(texts, labelled)
         if names:
             return names
+    # right above the headline: "05.02.2020 - Redaktion: Eberhard Fuhr" over the <h1>
+    start = _headline_segment(page, title)
+    if start:
+        before = [t.strip() for t in nodes.seg_text[max(0, start - BEFORE_HEADLINE_SEGMENTS):start]]
+        return _byline_in(before, False)
     return []
 
 
@@ -672,13 +708,45 @@ def _written_by(page: Page, sites: tuple[str, ...]) -> list[str]:
         candidate = _WRITTEN_BY.sub("", text, count=1)
         if not candidate and number + 1 < len(texts):
             candidate = " ".join(texts[number + 1].split())
+        candidate = _SENTENCE_END.sub("", candidate)  # "Posted by Alon Zakai."
         if _in_comment(nodes.elements[nodes.seg_owner[number]]):
             continue
         names, _ = clean_authors([candidate], ())
-        names = [n for n in names if _full_name(n) and not _OUTLET.search(n)]
+        names = [n for n in names if full_name(n) and not _OUTLET.search(n)]
         if names:
             return names
     return []
+
+
+def name_written_out(page: Page, login: str, sites: tuple[str, ...]) -> list[str]:
+    """The full name the page writes for a declared login of a first and a family name joined
+    by ``._-``: the first "Christian P. Stadtfeld" in the page's text for "christian.stadtfeld"
+    (a middle initial may stand between); [] if none.
+
+    Only logins: a first name alone ("Nils", "Venteur", "Clay") read out the same way was a
+    brand's name as often as a person's ("Venteur Growth", "Clay Global", "Kaspersky
+    Premium"): trafilatura_eval 3 up, 2 down, wcxb_dev 1 up, 6 down."""
+    parts = [p for p in re.split(r"[._-]+", login) if p]
+    if len(parts) != 2 or not all(p.isalpha() and len(p) > 1 for p in parts):
+        return []
+    pattern = re.compile(r"(?<!\w)(?i:" + re.escape(parts[0]) + r")" + _MIDDLE +
+                         r"(?i:" + re.escape(parts[1]) + r")(?!\w)")
+    for text in page.nodes.seg_text:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        name = " ".join(match.group(0).split())
+        if full_name(name) and not is_outlet(name, sites):
+            return [name]
+    return []
+
+
+#: Between a first name and the family name: spaces, or a middle initial ("Christian P.").
+_MIDDLE = r"(?:\s+[A-ZÀ-ÖØ-Þ]\.)?\s+"
+
+
+#: A full stop ending a line after a word of two letters or more (not an initial's "C.").
+_SENTENCE_END = re.compile(r"(?<=\w{2})\.$")
 
 
 def _in_comment(element) -> bool:
@@ -689,9 +757,13 @@ def _in_comment(element) -> bool:
     return False
 
 
-#: The strong byline labels: "Written by", "Geschrieben von", "Verfasst von", "Rédigé par".
-_WRITTEN_BY = re.compile(r"(?i)^(?:written|authored|geschrieben|verfasst|rédigé|escrito)\s+"
-                         r"(?:by|von|par|por)\s*:?\s*")
+#: The strong byline labels: "Written by", "Geschrieben von", "Verfasst von", "Rédigé par",
+#: "Posted by", "Article by", "Text von", "Von:" (with its colon: a "von" alone starts
+#: sentences), a forum's "Started by". "Posted" to "Von:": trafilatura_eval 406 -> 407,
+#: wcxb_dev 626 -> 628 of the pages with a gold author; "Started by": wcxb_dev +1; none lost
+#: (docs/evaluation.md, "Authors, fifth round").
+_WRITTEN_BY = re.compile(r"(?i)^(?:(?:written|authored|geschrieben|verfasst|rédigé|escrito|posted|"
+                         r"article|text|started)\s+(?:by|von|par|por)\b|von\s*:)\s*:?\s*")
 
 
 #: A byline's label in a text segment of its own, the name in the next: "Autor:", "Verfasst
