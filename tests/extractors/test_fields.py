@@ -16,6 +16,12 @@ from tests.fixture_pages import fixture, page_bytes
 BBC_URL = "https://www.bbc.com/news/business-27107354"
 
 
+def _assert_gold_author(name: str, note: str = "") -> None:
+    """The fixture page's authors are exactly its gold author."""
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], note
+
+
 def test_bbc_article_fields_and_their_sources() -> None:
     result = extract(page_bytes(fixture("cx_bbc-00000.html")), url=BBC_URL)
     f = result.fields
@@ -223,8 +229,7 @@ def test_htmldate_answering_a_bare_year_as_new_year_is_not_a_date() -> None:
     ("wcxb_dev-00531.html", "a forum user name with digits"),
 ])
 def test_labelled_byline_in_a_meta_line(name: str, line: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], line
+    _assert_gold_author(name, line)
 
 
 # Authors no reader found before (trafilatura_eval, Apache-2.0; gold authors from the dataset).
@@ -235,8 +240,7 @@ def test_labelled_byline_in_a_meta_line(name: str, line: str) -> None:
                                     "dateline, then the name and nothing else"),
 ])
 def test_author_by_reference_or_after_a_dateline(name: str, how: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+    _assert_gold_author(name, how)
 
 
 @pytest.mark.parametrize("text, name", [
@@ -281,8 +285,7 @@ def test_the_name_after_a_byline_label(text: str, name: str | None) -> None:
                                     "(cxenseparse:author) names the reporter"),
 ])
 def test_declared_author_that_is_a_team_or_the_site(name: str, how: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+    _assert_gold_author(name, how)
 
 
 @pytest.mark.parametrize("values, names", [
@@ -310,8 +313,7 @@ def test_declared_values_keep_teams_and_refuse_credits(values: list[str], names:
                             "'[--sidebar-width:18rem]' is no sidebar"),
 ])
 def test_author_from_a_link_to_the_author_page(name: str, how: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+    _assert_gold_author(name, how)
 
 
 def test_author_links_of_other_sites_comments_and_accounts_are_not_bylines() -> None:
@@ -332,8 +334,7 @@ def test_author_links_of_other_sites_comments_and_accounts_are_not_bylines() -> 
     ("wcxb_dev-01284.html", "'Mateusz Haberny' / 'Founder at Oakywood'"),
 ])
 def test_author_box_name_without_the_role_under_it(name: str, how: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+    _assert_gold_author(name, how)
 
 
 def test_an_organisation_named_as_author_where_the_page_shows_no_byline() -> None:
@@ -405,8 +406,7 @@ def test_the_page_model_sees_persons_only_not_the_declared_site_or_author_links(
     ("trafilatura_eval-00611.html", "'Verfasst von:' / 'mitundvoneinander', a user name"),
 ])
 def test_author_after_a_label_in_a_span_of_its_own(name: str, how: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+    _assert_gold_author(name, how)
 
 
 @pytest.mark.parametrize("text, label", [
@@ -436,8 +436,7 @@ def test_byline_under_the_title_heading_not_the_first_h1(name: str) -> None:
     ("wcxb_dev-00974.html", "'By the Lavazza Team'"),
 ])
 def test_a_team_alone_after_by(name: str, how: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+    _assert_gold_author(name, how)
 
 
 @pytest.mark.parametrize("text, name", [
@@ -460,8 +459,7 @@ def test_by_and_a_short_name_alone(text: str, name: str | None) -> None:
     ("wcxb_dev-00750.html", "'Team SimplyThrilled' in an author-marked element"),
 ])
 def test_a_team_alone_in_an_author_element(name: str, how: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+    _assert_gold_author(name, how)
 
 
 @pytest.mark.parametrize("text, names", [
@@ -516,8 +514,7 @@ def test_a_meta_property_naming_several_properties() -> None:
 # dataset; nothing was read from these pages before.
 @pytest.mark.parametrize("name", ["wcxb_dev-01013.html", "wcxb_dev-00217.html"])
 def test_written_by_anywhere_as_the_last_reader(name: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+    _assert_gold_author(name)
 
 
 def test_written_by_inside_a_sentence_is_no_byline() -> None:
@@ -532,8 +529,7 @@ def test_written_by_inside_a_sentence_is_no_byline() -> None:
 # dataset; the menu's words were returned before.
 @pytest.mark.parametrize("name", ["wcxb_dev-00126.html", "wcxb_dev-00508.html"])
 def test_a_resources_menu_is_no_author_box(name: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+    _assert_gold_author(name)
 
 
 def test_source_in_resources_marks_no_byline() -> None:
@@ -682,8 +678,7 @@ def test_published_time_that_is_the_json_ld_modification_gives_way_to_json_ld() 
                             "stays"),
 ])
 def test_a_login_or_first_name_gives_way_to_the_byline_full_name(name: str, how: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]], how
+    _assert_gold_author(name, how)
 
 
 @pytest.mark.parametrize("name, login", [
@@ -704,8 +699,7 @@ def test_what_reads_as_a_login_or_initials(name: str, login: bool) -> None:
 @pytest.mark.parametrize("name", ["trafilatura_eval-00756.html", "wcxb_dev-00442.html",
                                   "trafilatura_eval-00153.html"])
 def test_von_and_posted_by_labels_and_the_blogger_named_like_the_site(name: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+    _assert_gold_author(name)
 
 
 @pytest.mark.parametrize("text, name", [
@@ -742,8 +736,7 @@ def test_a_declared_login_written_out_in_the_text() -> None:
 @pytest.mark.parametrize("name", ["wcxb_dev-00373.html", "trafilatura_eval-00703.html",
                                   "wcxb_dev-00545.html"])
 def test_a_name_after_a_written_out_dateline_and_started_by(name: str) -> None:
-    gold = fixture(name)
-    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == [gold["author"]]
+    _assert_gold_author(name)
 
 
 def test_a_login_stays_where_the_page_shows_no_plain_byline() -> None:
