@@ -16,7 +16,7 @@ from datetime import datetime
 
 from extractors.attenuation import MainText, extract_list_text, extract_main_text, region_text
 from extractors.boilerplate import (declares_article, declares_product, declares_question,
-                                    furniture_mask, page_markup)
+                                    furniture_mask, page_itemtypes, page_markup)
 from extractors.dates import is_dateline
 from extractors.errors import BadInput
 from extractors.fields import Fields, date_from_source, extract_fields
@@ -494,8 +494,7 @@ def is_thread(page: Page) -> bool:
         return True
     if page.url and _FORUM_URL.search(page.url):
         return True
-    itemtypes = (page.root.get("itemtype") or "",) + page_markup(page).itemtypes  # <html> too
-    return any(_THREAD_TYPES.search(value) for value in itemtypes)
+    return any(_THREAD_TYPES.search(value) for value in page_itemtypes(page))
 
 
 def _with_lead(page: Page, main: MainText, allowed) -> MainText:

@@ -31,7 +31,7 @@ from lxml import etree
 from extractors.jsonld import article_objects, page_jsonld, type_names
 from extractors.nodetable import NodeTable
 
-__all__ = ["Markup", "declares_article", "declares_product", "declares_question", "page_markup", "read_markup", "rows_named", "FURNITURE_ROLES", "FURNITURE_TAGS", "FURNITURE_WORDS", "WEAK_FURNITURE_WORDS",
+__all__ = ["Markup", "declares_article", "declares_product", "declares_question", "page_itemtypes", "page_markup", "read_markup", "rows_named", "FURNITURE_ROLES", "FURNITURE_TAGS", "FURNITURE_WORDS", "WEAK_FURNITURE_WORDS",
            "furniture_mask", "name_words"]
 
 #: Words of an ``id``/``class`` (split at ``-``, ``_``, spaces and camelCase, lower-cased) that name
@@ -537,8 +537,13 @@ def declares_question(page) -> bool:
     microdata type."""
     if any("QAPage" in type_names(obj) for obj in page_jsonld(page).objects):
         return True
-    itemtypes = (page.root.get("itemtype") or "",) + page_markup(page).itemtypes  # <html> too
-    return any(value.rstrip("/").endswith("/QAPage") for value in itemtypes)
+    return any(value.rstrip("/").endswith("/QAPage") for value in page_itemtypes(page))
+
+
+def page_itemtypes(page) -> tuple[str, ...]:
+    """Every microdata ``itemtype`` of ``page``, ``<html>``'s own first (:class:`Markup` reads
+    those of the elements below it)."""
+    return (page.root.get("itemtype") or "",) + page_markup(page).itemtypes
 
 
 def declares_product(page) -> bool:
