@@ -16,7 +16,8 @@ from datetime import datetime
 
 from extractors.attenuation import MainText, extract_list_text, extract_main_text, region_text
 from extractors.boilerplate import (declares_article, declares_product, declares_question,
-                                    furniture_mask, page_itemtypes, page_markup)
+                                    furniture_mask, page_itemtypes, page_markup,
+                                    screen_reader_rows)
 from extractors.dates import is_dateline
 from extractors.errors import BadInput
 from extractors.fields import Fields, date_from_source, extract_fields
@@ -218,6 +219,7 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
     else:  # the body's edges (timed with the attenuation step), whether article or other
         if ARTICLE_LINK_EDGES:
             main = _without_link_edges(page, main)
+        main = _without_unseen(page, main)
         main = _without_comment_call(main)
     t_list = time.perf_counter()
     if page_type == "article" and not fields.published and not isinstance(document, Page):
@@ -400,6 +402,22 @@ def _without_link_edges(page: Page, main: MainText) -> MainText:
     if not text or len(text) == len(main.text) or text not in main.text:
         return main  # nothing left out (or the body was not the rows' text as they read)
     return MainText(text, main.region, main.reason, main.keep)
+
+
+def _without_unseen(page: Page, main: MainText) -> MainText:
+    """``main`` without the text only a screen reader reads
+    (:func:`extractors.boilerplate.screen_reader_rows`); as it was when nothing else is left."""
+    if main.keep is None or not main.text:
+        return main
+    rows = [row for row in screen_reader_rows(page)
+            if main.keep[row:int(page.nodes.end[row]) + 1].any()]
+    if not rows:
+        return main
+    keep = main.keep.copy()
+    for row in rows:
+        keep[row:int(page.nodes.end[row]) + 1] = False
+    text = region_text(page.nodes, keep, drop_link_lines=ARTICLE_LINK_EDGES)
+    return MainText(text, main.region, main.reason, keep) if text else main
 
 
 def _is_cjk_page(page: Page, body: str) -> bool:

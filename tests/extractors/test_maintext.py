@@ -5,6 +5,7 @@ noscript fallback, word boundaries between inline elements and link-only edge li
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from evaluation.metrics import page_f1, shingle_match, snippet_counts
 from extractors import extract, is_thread, parse_page
 from extractors.attenuation import (extract_main_text, find_subject_region, region_text,
                                     story_siblings)
-from extractors.boilerplate import furniture_mask, read_markup
+from extractors.boilerplate import furniture_mask, read_markup, screen_reader_rows
 from extractors.story import story_container
 from tests.fixture_pages import FIXTURES, fixture, page_bytes
 
@@ -1030,3 +1031,53 @@ def test_the_pages_banner_header_is_weak_furniture_and_an_articles_header_is_not
     nodes = parse_page(page_bytes(fixture("aeb-00177.html"))).nodes
     headers = [r for r in range(len(nodes)) if nodes.tag[r] == "header"]
     assert headers and not read_markup(nodes).weak_attribute[headers].any()
+
+
+def test_text_only_a_screen_reader_reads_is_not_in_the_body():
+    # wcxb_dev (CC-BY-4.0): a NodeBB forum topic labels each post for screen readers ("wrote on
+    # last edited by", "Offline" beside the avatar, in "sr-only" spans), and a WooCommerce
+    # product page its quantity field ("Engraved Silver Fashion Belt Buckle quantity", a
+    # "screen-reader-text" label). No reader sees them; their golds leave them out.
+    gold, result = _extract("wcxb_dev-00538.html")
+    lines = set(result.body.splitlines())
+    assert "wrote on last edited by" not in lines and not any(
+        line.endswith(" Offline") and len(line) < 12 for line in lines)
+    assert "I'm happy to announce RC1 (that's Release Candidate 1!!) of NodeBB v4." in result.body
+    gold, result = _extract("wcxb_dev-00584.html")
+    assert "Engraved Silver Fashion Belt Buckle quantity" not in result.body
+    assert "engraved and oxidized silver scrolls with twisted silver rope border" in result.body
+
+
+def test_screen_reader_rows_are_named_by_whole_classes_and_hidden_skip_links():
+    # a "hidden" class folds a tab or a "read more" that a script opens: only a skip link (a
+    # link to a place on the same page) so classed is for screen readers alone
+    page = parse_page(b"<html><body><article><p>Story one two three.</p>"
+                      b"<span class='sr-only'>Opens in a new tab</span>"
+                      b"<a class='hidden' href='#continue'>Continue reading the main story</a>"
+                      b"<div class='tab hidden'><p>A folded tab's text.</p></div>"
+                      b"<span class='not-sr-only'>Shown</span>"
+                      b"<a class='hidden' href='/elsewhere'>Elsewhere</a></article></body></html>")
+    texts = [page.nodes.inner_text(row) for row in screen_reader_rows(page)]
+    assert texts == ["Opens in a new tab", "Continue reading the main story"]
+    body = extract(page).body
+    assert "Opens in a new tab" not in body and "Continue reading" not in body
+    assert "A folded tab's text." in body and "Shown" in body
+
+
+CLEANEVAL = Path("~/.cache/newsdata/cleanportaleval").expanduser()
+
+
+@pytest.mark.skipif(not (CLEANEVAL / "gold.jsonl").is_file(),
+                    reason=f"dataset cleanportaleval not found at {CLEANEVAL}")
+def test_the_bbc_s_hidden_skip_links_are_not_in_the_body():
+    # cleanportaleval (research use: read from the dataset, not copied here): the BBC sets
+    # "<a class=hidden href=#story_continues_1>Continue reading the main story</a>" before each
+    # box inside a story; its gold leaves the label out, the boxes' text in
+    with (CLEANEVAL / "gold.jsonl").open(encoding="utf-8") as lines:
+        golds = [json.loads(line) for line in lines if line.strip()]
+    gold = next(g for g in golds if g["id"] == "bbc.co.uk_news_06")
+    document = (CLEANEVAL / gold["file"]).read_bytes()
+    assert document.count(b'class="hidden" href="#story_continues_') >= 2
+    body = extract(document).body
+    assert "Continue reading the main story" not in body
+    assert "It's the most widely watched factual TV programme in the world" in body
