@@ -912,7 +912,8 @@ SCREEN_READER_CLASSES = ("sr-only", "visually-hidden", "visuallyhidden", "screen
 #: cleanportaleval leaves out on 13), readability_testpages one page up (0.9533 level), the
 #: other five unchanged.
 HIDDEN_SKIP_LINKS = ("hidden", "element-invisible")
-_SCREEN_READER = re.compile(r"(?:^|\s)(?:%s)(?=\s|$)" % "|".join(map(re.escape, SCREEN_READER_CLASSES)))
+_SCREEN_READER = re.compile(r"(?:^|\s)(?:%s)(?=\s|$)"
+                            % "|".join(map(re.escape, SCREEN_READER_CLASSES)))
 _HIDDEN_CLASS = re.compile(r"(?:^|\s)(?:%s)(?=\s|$)" % "|".join(map(re.escape, HIDDEN_SKIP_LINKS)))
 
 
