@@ -16,8 +16,8 @@ from datetime import datetime
 
 from extractors.attenuation import MainText, extract_list_text, extract_main_text, region_text
 from extractors.boilerplate import (declares_article, declares_product, declares_question,
-                                    furniture_mask, page_itemtypes, page_markup,
-                                    screen_reader_rows)
+                                    furniture_mask, is_related_label, page_itemtypes,
+                                    page_markup, screen_reader_rows)
 from extractors.dates import is_dateline
 from extractors.errors import BadInput
 from extractors.fields import Fields, date_from_source, extract_fields
@@ -221,6 +221,7 @@ def extract(document: bytes | str | Page, url: str | None = None, content_type: 
             main = _without_link_edges(page, main)
         main = _without_unseen(page, main)
         main = _without_comment_call(main)
+        main = _without_related_labels(main)
     t_list = time.perf_counter()
     if page_type == "article" and not fields.published and not isinstance(document, Page):
         # an article dated nowhere on the parsed page: its source's scripts and comments
@@ -402,6 +403,16 @@ def _without_link_edges(page: Page, main: MainText) -> MainText:
     if not text or len(text) == len(main.text) or text not in main.text:
         return main  # nothing left out (or the body was not the rows' text as they read)
     return MainText(text, main.region, main.reason, main.keep)
+
+
+def _without_related_labels(main: MainText) -> MainText:
+    """``main`` without the lines that head links to other stories and stand alone (the links
+    went as furniture; :func:`extractors.boilerplate.is_related_label`)."""
+    lines = main.text.split("\n")
+    kept = [line for line in lines if not is_related_label(line)]
+    if len(kept) == len(lines) or not kept:
+        return main
+    return MainText("\n".join(kept), main.region, main.reason, main.keep)
 
 
 def _without_unseen(page: Page, main: MainText) -> MainText:

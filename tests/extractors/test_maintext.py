@@ -14,7 +14,8 @@ from evaluation.metrics import page_f1, shingle_match, snippet_counts
 from extractors import extract, is_thread, parse_page
 from extractors.attenuation import (extract_main_text, find_subject_region, region_text,
                                     story_siblings)
-from extractors.boilerplate import furniture_mask, read_markup, screen_reader_rows
+from extractors.boilerplate import (furniture_mask, is_related_label, read_markup,
+                                    screen_reader_rows)
 from extractors.story import story_container
 from tests.fixture_pages import FIXTURES, fixture, page_bytes
 
@@ -1081,3 +1082,24 @@ def test_the_bbc_s_hidden_skip_links_are_not_in_the_body():
     body = extract(document).body
     assert "Continue reading the main story" not in body
     assert "It's the most widely watched factual TV programme in the world" in body
+
+
+def test_a_related_links_heading_left_alone_in_the_body_goes():
+    # trafilatura_eval (Apache-2.0): emotion.de's "Mehr Themen:" and larepublica.net's "NOTAS
+    # RELACIONADAS" headed links that went as furniture; the headings stayed as lines of their
+    # own (each among the page's unwanted snippets)
+    for name, label, kept in (
+            ("trafilatura_eval-00783.html", "Mehr Themen:", "Selfcare"),
+            ("trafilatura_eval-00964.html", "NOTAS RELACIONADAS", "Costa Rica")):
+        gold, result = _extract(name)
+        assert label in gold["without"] and label not in result.body.splitlines()
+        assert kept in result.body
+
+
+def test_is_related_label_takes_headings_alone_but_not_a_page_s_own_sections():
+    assert is_related_label("Auch interessant:") and is_related_label("  You may also like... ")
+    assert is_related_label("Related Stories") and is_related_label("Te puede interesar")
+    # a label with words after it, the lone "also", a sentence, a docs page's "See also"
+    assert not is_related_label("Related: Fed holds rates") and not is_related_label("Also")
+    assert not is_related_label("Related stories are below, said the editor of the paper.")
+    assert not is_related_label("See also") and not is_related_label("Read more:")
