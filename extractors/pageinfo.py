@@ -23,9 +23,9 @@ from extractors.listrecords import Record, base_url, build_record, link_title
 from extractors.page import Page
 from extractors.tagpaths import link_href
 
-__all__ = ["PageInfo", "card_records", "combined_records", "confirmed_records", "crawl_records",
-           "dwsie_records", "dwsie_subtree_records", "more_cards", "page_info", "paper_shape",
-           "psnt_records", "with_cards"]
+__all__ = ["PageInfo", "card_records", "cards_instead", "combined_records", "confirmed_records",
+           "crawl_records", "dwsie_records", "dwsie_subtree_records", "more_cards", "page_info",
+           "paper_shape", "psnt_records", "with_cards"]
 
 
 #: A list node's title link has at least this many words (a CJK character is a word:
@@ -172,16 +172,16 @@ def crawl_records(page: Page, classes: NodeClasses, sibling: Page | None
                   ) -> tuple[list[Record], str]:
     """The records the crawl publishes for a list page with no stored wrapper: PSNT's records when
     a wrapper induced with ``sibling`` finds some (``psnt``), else :func:`confirmed_records` over
-    the page alone; either with the page's cards that hold the same list (:func:`with_cards`,
-    ``+cards`` appended to the rule when it adds any). The service and ``newscrawl extract
-    --format dwsie`` give the same."""
+    the page alone; either with the page's cards (:func:`with_cards`: ``+more_cards`` or
+    ``+cards_instead`` after the rule when they change the records). The service and ``newscrawl
+    extract --format dwsie`` give the same."""
     records, by = [], "none"
     if sibling is not None:
         records, by = psnt_records(page, sibling), "psnt"
     if not records:
         records, by = confirmed_records(page, classes, psnt_records(page, None))
-    more = with_cards(page, records)
-    return more, by + "+cards" if len(more) > len(records) else by
+    records, how = with_cards(page, records)
+    return records, f"{by}+{how}" if how else by
 
 
 def card_records(page: Page) -> list[tuple[str, Record]]:
@@ -205,29 +205,60 @@ def card_records(page: Page) -> list[tuple[str, Record]]:
     return cards
 
 
-def with_cards(page: Page, records: list[Record]) -> list[Record]:
-    """``records`` and after them the page's cards that hold the same list
-    (:func:`more_cards`)."""
-    return list(records) + more_cards(page, [r.url for r in records])
+def with_cards(page: Page, records: list[Record]) -> tuple[list[Record], str]:
+    """``records`` with the page's cards (:func:`card_records`), and how: ``more_cards`` when the
+    cards holding some of them give more of the same list (:func:`more_cards`), ``cards_instead``
+    when none of them is a card and the page's main card markup holds more records
+    (:func:`cards_instead`: the list step read another region than the page's list), else ""."""
+    urls = [r.url for r in records]
+    cards = card_records(page) if records else []
+    more = more_cards(page, urls, cards)
+    if more:
+        return list(records) + more, "more_cards"
+    instead = cards_instead(page, urls, cards)
+    if instead:
+        return instead, "cards_instead"
+    return list(records), ""
 
 
-def more_cards(page: Page, urls: list[str]) -> list[Record]:
-    """The page's cards (:func:`card_records`) of the markup of the cards holding a list's record
-    ``urls``, those not among ``urls``, when at least :data:`CARD_AGREEMENT` of ``urls`` are
-    cards; else none. A section front marks every teaser as a card but lists them in several
-    regions (a lead package, a column of latest stories, a row per topic): the list step reads
-    one region or one markup of lists, the cards give the others (docs/evaluation.md, "List
-    records, fourth round")."""
+def more_cards(page: Page, urls: list[str], cards: list[tuple[str, Record]] | None = None
+               ) -> list[Record]:
+    """The page's cards (:func:`card_records`, or ``cards`` when already read) of the markup of
+    the cards holding a list's record ``urls``, those not among ``urls``, when at least
+    :data:`CARD_AGREEMENT` of ``urls`` are cards; else none. A section front marks every teaser
+    as a card but lists them in several regions (a lead package, a column of latest stories, a
+    row per topic): the list step reads one region or one markup of lists, the cards give the
+    others (docs/evaluation.md, "List records, fourth round")."""
     listed = set(urls)
     if not listed:
         return []
-    cards = card_records(page)
+    cards = card_records(page) if cards is None else cards
     held = [set(classes.split()) for classes, r in cards if r.url in listed]
     if not held or len({r.url for _c, r in cards} & listed) < CARD_AGREEMENT * len(listed):
         return []
     kept = [r for classes, r in cards if r.url not in listed
             and any(_shared(set(classes.split()), other) for other in held)]
     return _unique(kept)
+
+
+def cards_instead(page: Page, urls: list[str], cards: list[tuple[str, Record]] | None = None
+                  ) -> list[Record]:
+    """The records of the page's main card markup (its most frequent class attribute among the
+    cards, with the cards sharing more than :data:`CARD_SHARED_CLASSES` of its class tokens) when
+    a list's record ``urls`` (at least one) are none of the page's cards and fewer than those:
+    the list step read another region (greenroads.com's two-page wrapper 4 links of a menu,
+    nbcnews.com's one link, cnn.com's single-page wrapper 2) than the teasers the page marks as
+    its items; else none. A list step with no record stays without (its ``none`` is a precision
+    rule: docs/evaluation.md, "List records, third round")."""
+    listed = set(urls)
+    if not listed:
+        return []
+    cards = card_records(page) if cards is None else cards
+    if not cards or any(r.url in listed for _c, r in cards):
+        return []
+    main = set(Counter(classes for classes, _r in cards).most_common(1)[0][0].split())
+    group = _unique([r for classes, r in cards if _shared(set(classes.split()), main)])
+    return group if len(group) > len(listed) else []
 
 
 def _inside(nodes, row: int, tags: frozenset[str]) -> bool:

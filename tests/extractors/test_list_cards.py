@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from evaluation.listmetrics import record_key
 from extractors.dwsie import classify_nodes, default_node_model
-from extractors.pageinfo import card_records, crawl_records, more_cards, with_cards
+from extractors.pageinfo import (card_records, cards_instead, crawl_records, more_cards, psnt_records,
+                                 with_cards)
 from tests.extractors.test_list_confirmed import counts, fixture
 
 
@@ -30,7 +31,7 @@ def test_the_cards_give_the_records_of_the_regions_the_list_step_did_not_read():
     matched, predicted, _gold = counts(extra, gold)
     assert matched == predicted >= 9
     assert not {r.url for r in extra} & {r.url for r in region}
-    assert counts(with_cards(page, region), gold) == (18 + matched, 18 + matched, 36)
+    assert counts(with_cards(page, region)[0], gold) == (18 + matched, 18 + matched, 36)
 
 
 def test_a_list_whose_records_are_mostly_not_cards_gets_none():
@@ -59,3 +60,28 @@ def test_cards_of_another_markup_are_not_added():
     tiles = [r for classes, r in card_records(page) if classes.split() == ["group"]]
     assert len(tiles) >= 40
     assert not {r.url for r in tiles} & {r.url for r in records}
+
+
+def test_the_page_cards_replace_a_wrapper_that_read_another_region():
+    # greenroads.com's THC gummies with its CBD gummies page (same template): the two-page PSNT
+    # wrapper reads a menu (4 links, none annotated), while the page marks its 12 annotated
+    # products as <article class="product-card ..."> cards. None of the wrapper's records is a
+    # card and the cards are more: the cards replace them (the code before published the 4).
+    gold, page = fixture("wcxb_dev-0642.html")
+    _gold, sibling = fixture("wcxb_dev-0641.html")
+    classes = classify_nodes(page, default_node_model())
+    wrapper = psnt_records(page, sibling)
+    assert counts(wrapper, gold)[0] == 0 and len(wrapper) >= 1
+    assert not {r.url for _c, r in card_records(page)} & {r.url for r in wrapper}
+    records, rule = crawl_records(page, classes, sibling)
+    assert rule == "psnt+cards_instead"
+    assert counts(records, gold) == (12, 12, 12)
+
+
+def test_a_list_step_without_records_gets_no_cards():
+    # the list step's "none" (no record where its readings disagree) is a precision rule: the
+    # cards do not stand in for it, however many the page has.
+    gold, page = fixture("wcxb_dev-0642.html")
+    assert len(card_records(page)) >= 12
+    assert cards_instead(page, []) == [] and more_cards(page, []) == []
+    assert with_cards(page, []) == ([], "")
