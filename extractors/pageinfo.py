@@ -188,9 +188,11 @@ def card_records(page: Page) -> list[tuple[str, Record]]:
     """One record per card (the outermost :data:`CARD_TAG` elements, none inside a
     :data:`CARD_OUTSIDE` element) holding a link, read as a DWSIE list node is (its first link of
     :data:`TITLE_MIN_WORDS` words or more titles and links it), with the card's class attribute."""
-    nodes, base = page.nodes, base_url(page)
+    nodes = page.nodes
     cards: list[tuple[str, Record]] = []
-    last = -1
+    if CARD_TAG not in nodes.tag:  # most pages: one scan in C
+        return cards
+    base, last = base_url(page), -1
     for row, tag in enumerate(nodes.tag):
         if tag != CARD_TAG or row <= last:
             continue
