@@ -4,7 +4,9 @@ the paper's JSON shape ``{url, page_type, titles, doc}`` (the service's ``extrac
 List pages: every list subtree found by :func:`extractors.dwsie.classify_nodes`, every list node of
 it, read by :func:`extractors.listrecords.build_record` (title, absolute URL, date, authors: the same
 reading as PSNT's records). Combined with PSNT (paper 004) as :func:`combined_records` says: PSNT's
-wrapper where it holds, DWSIE's list nodes where there is no sibling or induction fails.
+wrapper where it holds, DWSIE's list nodes where there is no sibling or induction fails. The crawl's
+records (:func:`crawl_records`) are PSNT's with a sibling, else those two readings agree on
+(:func:`confirmed_records`), then with the page's ``<article>`` cards (:func:`with_cards`).
 
 Article pages: ``cont`` is the chain's body (:func:`extractors.extract` on the same parse),
 ``title``, ``date`` and ``au`` are the fields issue's values (metadata first, then the text rules),
@@ -197,7 +199,7 @@ def card_records(page: Page) -> list[tuple[str, Record]]:
         if tag != CARD_TAG or row <= last:
             continue
         last = end = int(nodes.end[row])
-        if nodes.links[row] == 0 or _inside(nodes, row, CARD_OUTSIDE):
+        if nodes.links[row] == 0 or nodes.has_ancestor(row, CARD_OUTSIDE):
             continue
         links = [r for r in range(row, end + 1) if nodes.tag[r] == "a"]
         record = build_record(page, (row, end), (int(nodes.seg_lo[row]), int(nodes.seg_hi[row])),
@@ -261,16 +263,6 @@ def cards_instead(page: Page, urls: list[str], cards: list[tuple[str, Record]] |
     main = set(Counter(classes for classes, _r in cards).most_common(1)[0][0].split())
     group = _unique([r for classes, r in cards if _shared(set(classes.split()), main)])
     return group if len(group) > len(listed) else []
-
-
-def _inside(nodes, row: int, tags: frozenset[str]) -> bool:
-    """Whether an ancestor of ``row`` is one of ``tags``."""
-    row = int(nodes.parent[row])
-    while row >= 0:
-        if nodes.tag[row] in tags:
-            return True
-        row = int(nodes.parent[row])
-    return False
 
 
 def _shared(first: set[str], second: set[str]) -> bool:
