@@ -146,9 +146,10 @@ def bench_dataset(dataset: Dataset, trafilatura=None) -> dict:
 
 def list_step(dataset: Dataset) -> dict:
     """Median ms of the crawl's list fallback on each page (parsed once, outside the timings): the
-    single-page wrapper alone (the fallback before 2026-11-26) and the confirmed records."""
+    single-page wrapper alone (the fallback before 2026-11-26) and the confirmed records with the
+    page's cards (``with_cards``, since 2026-11-27)."""
     from extractors.dwsie import classify_nodes, default_node_model
-    from extractors.pageinfo import confirmed_records
+    from extractors.pageinfo import confirmed_records, with_cards
     from extractors.psnt import apply_wrapper, induce_wrapper
 
     model = default_node_model()
@@ -166,7 +167,7 @@ def list_step(dataset: Dataset) -> dict:
         t0 = time.perf_counter()
         classes = classify_nodes(parsed, model)
         classify_ms.append((time.perf_counter() - t0) * 1e3)
-        confirmed_records(parsed, classes, single_page(parsed))
+        with_cards(parsed, confirmed_records(parsed, classes, single_page(parsed))[0])
         confirmed_ms.append((time.perf_counter() - t0) * 1e3)
     return {"dataset": dataset.name, "pages": len(floor), "lxml_parse_ms_median": _median(floor),
             "single_page_ms_median": _median(single_ms),

@@ -10,7 +10,8 @@ the page) and where the gold ones sit. Records are matched as ``newscrawl eval``
 records at precision 0.95", was read from this listing.
 
 On a page with a sibling, ``confirmed_alone`` is what the list step publishes when the sibling does
-not come (the crawl's pairing gives up, a home page): ``confirmed`` on the page alone, which the
+not come (the crawl's pairing gives up, a home page): ``confirmed`` on the page alone (with the
+page's cards, :func:`extractors.pageinfo.crawl_records` without a sibling), which the
 eval otherwise never scores there since PSNT with the sibling comes first. The last lines print
 the totals (right / predicted / gold) of each reading, ``confirmed_alone`` over the pages with a
 sibling ("List records, third round" reads its no-sibling check from them).
@@ -29,7 +30,7 @@ from evaluation.listmetrics import record_counts, record_key
 from evaluation.methods import confirmed_list_records
 from extractors import parse_page
 from extractors.dwsie import classify_nodes, default_node_model
-from extractors.pageinfo import confirmed_records, dwsie_subtree_records, psnt_records
+from extractors.pageinfo import crawl_records, dwsie_subtree_records, psnt_records
 
 __all__ = ["main", "page_rows"]
 
@@ -58,8 +59,7 @@ def page_rows(folder: str | Path, limit: int | None = None) -> list[dict]:
         classes = classify_nodes(page, model)
         before = psnt_records(page, parse_page(sibling_html) if sibling_html else None)
         after, rule = confirmed_list_records(page, classes, sibling_html)
-        alone = (confirmed_records(page, classes, psnt_records(page, None))
-                 if sibling is not None else None)
+        alone = crawl_records(page, classes, None) if sibling is not None else None
         subtrees, dwsie = [], []
         for parent, records in dwsie_subtree_records(page, classes):
             wrong = [r for r in records if record_key(r.url, base) not in gold_keys]

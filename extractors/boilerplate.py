@@ -476,12 +476,7 @@ def read_markup(nodes: NodeTable) -> Markup:
 
 def _is_banner(nodes: NodeTable, row: int) -> bool:
     """A ``header`` outside every sectioning element: the page's banner (HTML-AAM)."""
-    parent = int(nodes.parent[row])
-    while parent >= 0:
-        if nodes.tag[parent] in _SECTIONING:
-            return False
-        parent = int(nodes.parent[parent])
-    return True
+    return not nodes.has_ancestor(row, _SECTIONING)
 
 
 def page_markup(page) -> Markup:

@@ -95,6 +95,16 @@ class NodeTable:
         copy.text, copy.link_text = _subtree_sum(own, self.end), _subtree_sum(own_link, self.end)
         return copy
 
+    def has_ancestor(self, row: int, tags: frozenset[str]) -> bool:
+        """Whether an element above ``row`` (its parent, the parent's parent...) is one of
+        ``tags``."""
+        row = int(self.parent[row])
+        while row >= 0:
+            if self.tag[row] in tags:
+                return True
+            row = int(self.parent[row])
+        return False
+
     def subtree_mask(self, row: int) -> np.ndarray:
         mask = np.zeros(len(self.tag), dtype=bool)
         mask[row:int(self.end[row]) + 1] = True

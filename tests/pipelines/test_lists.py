@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 
 from extractors import parse_page
 from pipelines.extract import ExtractPipeline
-from pipelines.lists import CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
+from pipelines.lists import CARDS, CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
 from pipelines.siblings import StoredPage
 from pipelines.wrappers import FileWrapperStore, MemoryWrapperStore
 from tests.pipelines.helpers import build, make_crawler, run_pipeline
@@ -222,3 +222,23 @@ def test_redis_outage_never_loses_the_list_page(redis_server_factory) -> None:
     stats = crawler.stats.get_stats()
     assert stats["newscrawl/wrappers/store_errors"] >= 1
     assert stats["newscrawl/siblings/store_errors"] == 1
+
+
+def test_a_stored_wrapper_that_reads_a_menu_gives_way_to_the_page_cards() -> None:
+    """greenroads.com's gummies pair (wcxb_dev 0641 / 0642, CC-BY-4.0): the two-page wrapper
+    reads a menu, not the products the page marks as <article> cards. Induced and stored as
+    before, and applied to the next page of the template: both times the crawl publishes the
+    page's cards instead of the wrapper's links (the code before published the menu links)."""
+    gold = next(json.loads(line) for line in (FIXTURES / "gold.jsonl").read_text(
+        encoding="utf-8").splitlines() if json.loads(line)["file"] == "wcxb_dev-0642.html")
+    url, other = gold["url"], "https://greenroads.com/cbd-gummies"
+    wanted = {urljoin(url, r["href"]) for r in gold["records"]}
+    page = parse_page(body("wcxb_dev-0642.html"), url=url)
+    sibling = StoredPage(other, body("wcxb_dev-0641.html"), "text/html; charset=utf-8")
+    store, key = MemoryWrapperStore(), "greenroads.com/<slug>"
+    first = list_records(store, key, page, sibling, MAX)
+    assert first.event == "induced" and store.get(key) is not None
+    assert {r["url"] for r in first.records} == wanted
+    assert first.reason == CARDS["cards_instead"]
+    again = list_records(store, key, page, None, MAX)
+    assert again.event == "applied" and {r["url"] for r in again.records} == wanted
