@@ -1103,3 +1103,13 @@ def test_is_related_label_takes_headings_alone_but_not_a_page_s_own_sections():
     assert not is_related_label("Related: Fed holds rates") and not is_related_label("Also")
     assert not is_related_label("Related stories are below, said the editor of the paper.")
     assert not is_related_label("See also") and not is_related_label("Read more:")
+
+
+def test_a_forum_s_reply_counts_are_not_lines_of_the_thread():
+    # wcxb_dev (CC-BY-4.0): toyotanation.com (XenForo) shows "0 Reply" / "1 Reply" under each
+    # post, a control's count, kept as lines of the thread; its gold leaves them out
+    gold, result = _extract("wcxb_dev-00525.html")
+    lines = [line.strip() for line in result.body.splitlines()]
+    assert not [line for line in lines if line in ("0 Reply", "1 Reply")]
+    assert "0 Reply" not in gold["body"]
+    assert "I guess I’m the first, 2024 Highlander with the liftgate led lights" in result.body
