@@ -499,9 +499,11 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
     else:
         if fallback is not None:
             # the page declares the site itself as the author: the byline's people where the
-            # page shows some (see _people_beside_the_site), else the site
+            # page shows some (see _people_beside_the_site), else a labelled name in the text
+            # ("Written by:" / "Julie Mollins" under "By The Planetary Press"), else the site
             shown = _people_beside_the_site(
-                bylines.text_authors(page, sites, lang, title=out.title), (*sites, *fallback[0]))
+                bylines.text_authors(page, sites, lang, title=out.title), (*sites, *fallback[0])
+            ) or bylines.labelled_person(page, (*sites, *fallback[0]))
             if shown:
                 out.note("authors", f"{fallback[1]} {fallback[0]!r} names the site: the byline")
                 out.fill("authors", shown, "text")

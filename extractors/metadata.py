@@ -169,9 +169,30 @@ def _read_meta(element: etree._Element, found: Metadata) -> None:
             return
 
 
+#: Microdata types whose ``author`` / ``creator`` made a picture or a clip, not the article:
+#: an ``ImageObject``'s credit ("Benoit Tessier/Reuters" on readability_testpages' citylab
+#: page, read as the article's author where the byline names Sarah Archer). Every page of
+#: trafilatura_eval, wcxb_dev, readability_testpages and gne: readability_testpages 54 -> 55 of
+#: the 76 with a gold author, no other page with one moved; 3 pages without one lost a photo
+#: credit ("Mike Blake, Reuters files", "domena publiczna") (docs/evaluation.md, "Authors, sixth
+#: round").
+_MEDIA_TYPES = ("imageobject", "videoobject", "audioobject", "mediaobject", "photograph")
+
+
+def _of_media(element: etree._Element) -> bool:
+    """Whether the item ``element`` is a property of (its nearest ancestor with ``itemscope``)
+    is a picture, a video or a sound (:data:`_MEDIA_TYPES`)."""
+    for item in element.iterancestors():
+        if item.get("itemscope") is not None:
+            return any(t in (item.get("itemtype") or "").lower() for t in _MEDIA_TYPES)
+    return False
+
+
 def _read_itemprop(element: etree._Element, found: Metadata) -> None:
     props = element.get("itemprop") or ""
     if "author" in props.lower() or "creator" in props.lower():
+        if _of_media(element):
+            return  # a picture's photographer, not the article's author
         name = None
         if element.get("itemscope") is not None:
             named = element.xpath(".//*[@itemprop='name']")

@@ -754,3 +754,38 @@ def test_posted_by_drops_the_full_stop_after_the_name() -> None:
     page = parse_page("<html><body><h1>T</h1><p>Text.</p><div>Posted by Alon Zakai.</div>"
                       "</body></html>")
     assert bylines._written_by(page, ()) == ["Alon Zakai"]
+
+
+def test_a_picture_s_creator_is_not_the_article_s_author() -> None:
+    # citylab (readability_testpages, Apache-2.0): the lead image's ImageObject has
+    # itemprop="creator" "Benoit Tessier/Reuters"; the byline names Sarah Archer.
+    gold = fixture("readability_testpages-00019.html")
+    assert extract(page_bytes(gold), url=gold.get("url")).fields.authors == [gold["author"]]
+    page = (b'<html><body><figure itemscope itemtype="http://schema.org/ImageObject"><img src=a.jpg>'
+            b'<figcaption><span itemprop="creator">Max Photo</span></figcaption></figure>'
+            b'<article itemscope itemtype="http://schema.org/Article"><h1>T</h1>'
+            b'<span itemprop="author" itemscope itemtype="http://schema.org/Person">'
+            b'<span itemprop="name">Jane Roe</span></span><p>'
+            + b"The river rose overnight in the old town. " * 20 + b"</p></article></body></html>")
+    fields = extract(page).fields
+    assert fields.authors == ["Jane Roe"] and fields.sources["authors"] == "microdata"
+
+
+@pytest.mark.parametrize("name", [
+    "trafilatura_eval-00285.html",  # microdata "The Planetary Press" (the site); "Written by:" / name
+    "trafilatura_eval-00584.html",  # meta "Hanns-Seidel-Stiftung e.V."; "Autorin: Uta Staschewski, ..."
+    "trafilatura_eval-00755.html",  # meta "Bund der Energieverbraucher e.V."; "Von Leonora Holling"
+])
+def test_the_labelled_person_in_the_text_over_the_declared_publisher(name: str) -> None:
+    gold = fixture(name)
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"]] and fields.sources["authors"] == "text"
+
+
+def test_a_labelled_person_is_not_read_from_menus_or_comments() -> None:
+    page = parse_page(b"<html><body><nav><h4>By Event Type</h4></nav><div class='comments'>"
+                      b"<p>Written by: Joe Commenter</p></div><p>Autorin: Uta Staschewski, "
+                      b"Projektleiterin.</p></body></html>")
+    assert bylines.labelled_person(page, ()) == ["Uta Staschewski"]
+    menu_only = parse_page(b"<html><body><nav><h4>By Event Type</h4></nav><p>Text.</p></body></html>")
+    assert bylines.labelled_person(menu_only, ()) == []
