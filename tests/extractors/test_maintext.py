@@ -245,6 +245,15 @@ def test_the_lead_set_apart_above_the_body_is_part_of_the_story():
         _assert_snippets(*_extract(name), name)
 
 
+def test_a_teaser_named_lead_above_the_body_is_part_of_the_story():
+    # trafilatura_eval (Apache-2.0): TYPO3's news detail sets the lead in a "teaser-text" block
+    # beside the itemprop=articleBody container (mpimet.mpg.de), bmfsfj.de in a "p.article-teaser"
+    # above its body; the body began at the second paragraph and the lead's snippet was missed
+    for name in ("trafilatura_eval-00748.html", "trafilatura_eval-00654.html"):
+        gold, result = _extract(name)
+        assert all(snippet in result.body for snippet in gold["with"]), name
+
+
 def test_a_lead_is_taken_only_above_the_region_and_near_it():
     page = parse_page(b"<html><body><div class='summary'>A summary of the site, far from the "
                       b"story and long enough to be a lead.</div><div><div><div><div><div>"
