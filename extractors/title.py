@@ -145,7 +145,8 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
     # The <h1> wins over a heading the declared titles chose, when that is an <h1> or an <h2> the
     # <h1> holds (a section heading repeating the headline's first words, "Zitronenkuchen vom
     # Blech" under "Saftiger Zitronenkuchen vom Blech: einfach köstlich!"; 2026-11-27:
-    # trafilatura_eval 750 -> 751, wcxb_dev 1 214 -> 1 215; any <h2> loses 4 trafilatura_eval pages).
+    # trafilatura_eval 750 -> 751, wcxb_dev 1 214 -> 1 215; the fourth round's "any <h2>" lost 4
+    # trafilatura_eval pages).
     if article and lone and lone != heading and \
             (heading is None or heading in _h1_texts(headings) or _fold(heading) in _fold(lone)) \
             and _not_a_frame_of(lone, stripped):
@@ -244,7 +245,7 @@ def _first_part_in_h1(declared: list[tuple[str, str]], stripped: str,
 def _blank_headline(title: str, stripped: str, hosts: set[str]) -> bool:
     """Whether ``title`` ends in a bare separator and what is left spells the host ("National
     Rail Enquiries -" on nationalrail.co.uk): the site's name, its headline part left empty by
-    the template. trafilatura_eval 759 -> 760 of 845, the other sets unchanged (the site's name
+    the template. trafilatura_eval 758 -> 759 of 845, the other sets unchanged (the site's name
     spelled loosely without the empty part, :func:`_spells_host` on any title of at most
     :data:`MAX_SITE_WORDS` words, gained 3 and 2 pages but lost 1 trafilatura_eval and 9
     wcxb_dev home pages, whose gold is the site's name)."""
@@ -592,7 +593,7 @@ def _without_site_end(text: str, sites: set[str]) -> str:
     welpenkaufen24.de, "Nintendo Switch – OLED Model"; wcxb_dev and trafilatura_eval lose a
     page each when the start is cut too). 2026-11-27: wcxb_dev 1 205 -> 1 207, the others
     unchanged. A leading date part goes too ("23.01.2022 - Dorothea Wierer darf..."; 2026-11-27,
-    trafilatura_eval 759 -> 760 of 845, the others unchanged; a version number is no date:
+    trafilatura_eval 758 -> 759 of 845, the others unchanged; a version number is no date:
     "2024.4.4 -> 2024.5.0 issue" on wcxb_dev).
 
     >>> _without_site_end("23.01.2022 - Wierer darf jubeln - Biathlon", {"biathlon"})
