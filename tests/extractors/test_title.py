@@ -97,3 +97,31 @@ def test_a_non_articles_title_that_names_nothing_of_its_url_gives_way_to_its_h1(
     ("Essen-Westviertel") spells it: the <h1> is the title (MIN_PATH_SHARE)."""
     name = "trafilatura_eval-00138.html"
     assert title_match(_title_of(name), fixture(name)["title"])
+
+
+@pytest.mark.parametrize("name, rule", [
+    ("trafilatura_eval-00176.html",
+     "an article's <h1> written twice (a copy for small screens) is still its one <h1>"),
+    ("trafilatura_eval-00329.html",
+     "an article's one <h1> wins over an <h2> it holds that the declared title picked"),
+    ("trafilatura_eval-00405.html",
+     "'Blog » Blog Archive » Post': the post's title, not the blog's <h1>"),
+    ("trafilatura_eval-00742.html",
+     "a kicker before a separator the page hides ('invisible' ': ') is not the headline"),
+    ("trafilatura_eval-00583.html",
+     "a 'topic-label' inside the <h1> is not the headline"),
+    ("trafilatura_eval-00882.html",
+     "<title>'s first part that the <h1> repeats is the headline, the longer part its subtitle"),
+    ("trafilatura_eval-00761.html",
+     "an article's one <h1> that holds the declared title and goes on is the headline"),
+    ("trafilatura_eval-00203.html",
+     "og:title that <title> repeats after the blog's name and a colon stays whole"),
+    ("trafilatura_eval-00684.html",
+     "a leading date part of the heading is not the headline"),
+    ("trafilatura_eval-00472.html",
+     "a <title> that is the host's name and an empty headline part gives way to the heading"),
+    ("trafilatura_eval-00710.html",
+     "<title> that the <h1> repeats wins over an og:title naming the section"),
+])
+def test_kickers_blog_parts_and_declared_titles_the_h1_confirms(name: str, rule: str) -> None:
+    assert title_match(_title_of(name), fixture(name)["title"]), rule
