@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+from evaluation.listmetrics import record_key
 from extractors import parse_page
 from pipelines.extract import ExtractPipeline
 from pipelines.lists import CARDS, CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
@@ -242,3 +243,22 @@ def test_a_stored_wrapper_that_reads_a_menu_gives_way_to_the_page_cards() -> Non
     assert first.reason == CARDS["cards_instead"]
     again = list_records(store, key, page, None, MAX)
     assert again.event == "applied" and {r["url"] for r in again.records} == wanted
+
+
+def test_a_two_page_wrapper_gets_the_teasers_of_its_markup_in_other_regions() -> None:
+    """bbc.com/news with bbc.com/news/technology (wcxb_dev 2961 / 2962, CC-BY-4.0): the two-page
+    wrapper reads one grid of the front's teasers (8 of 42 annotated); the page's other teaser
+    links of its records' markup are added when induced and when the stored wrapper is applied
+    to the next page (the code before published the 8)."""
+    gold = next(json.loads(line) for line in (FIXTURES / "gold.jsonl").read_text(
+        encoding="utf-8").splitlines() if json.loads(line)["file"] == "wcxb_dev-2961.html")
+    url, other = gold["url"], "https://www.bbc.com/news/technology"
+    wanted = {record_key(r["href"], url) for r in gold["records"]}  # as the eval matches them
+    page = parse_page(body("wcxb_dev-2961.html"), url=url)
+    sibling = StoredPage(other, body("wcxb_dev-2962.html"), "text/html; charset=utf-8")
+    store, key = MemoryWrapperStore(), "bbc.com/news/<section>"
+    for outcome, event in ((list_records(store, key, page, sibling, MAX), "induced"),
+                           (list_records(store, key, page, None, MAX), "applied")):
+        urls = {record_key(r["url"], url) for r in outcome.records}
+        assert outcome.event == event and outcome.reason == CARDS["teasers"]
+        assert len(urls & wanted) >= 36 and len(urls - wanted) <= 1
