@@ -27,8 +27,8 @@ from extractors.page import Page, link_hrefs
 from extractors.tagpaths import link_href
 
 __all__ = ["PageInfo", "card_records", "cards_instead", "combined_records", "confirmed_records",
-           "crawl_records", "dwsie_records", "dwsie_subtree_records", "more_cards", "more_teasers",
-           "page_info", "paper_shape", "psnt_records", "with_cards"]
+           "crawl_records", "dwsie_records", "dwsie_subtree_records", "extended_records",
+           "more_cards", "more_teasers", "page_info", "paper_shape", "psnt_records", "with_cards"]
 
 
 #: A list node's title link has at least this many words (a CJK character is a word:
@@ -194,12 +194,23 @@ def crawl_records(page: Page, classes: NodeClasses, sibling: Page | None
         records, by = psnt_records(page, sibling), "psnt"
     if not records:
         records, by = confirmed_records(page, classes, psnt_records(page, None))
+    records, hows = extended_records(page, records, two_page=by == "psnt")
+    return records, "+".join([by, *hows])
+
+
+def extended_records(page: Page, records: list[Record], two_page: bool
+                     ) -> tuple[list[Record], list[str]]:
+    """``records`` with the page's cards (:func:`with_cards`) and, where a two-page wrapper gave
+    them (``two_page``), the teasers of their markup (:func:`more_teasers`); and which of
+    ``more_cards``, ``cards_instead``, ``teasers`` changed them, in that order. The crawl's list
+    step (:mod:`pipelines.lists`) and :func:`crawl_records` both extend their records so."""
     records, how = with_cards(page, records)
-    if by == "psnt":
+    hows = [how] if how else []
+    if two_page:
         teasers = more_teasers(page, records)
         if teasers:
-            records, how = records + teasers, f"{how}+teasers" if how else "teasers"
-    return records, f"{by}+{how}" if how else by
+            records, hows = records + teasers, [*hows, "teasers"]
+    return records, hows
 
 
 def card_records(page: Page) -> list[tuple[str, Record]]:

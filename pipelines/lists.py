@@ -43,7 +43,7 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
    wrapper gave them (events ``applied``, ``induced``, ``reinduced``): the page's other links of
    its records' title-link markup (the link and its two parents), titled with 3 words or more,
    as teasers of the same list in other regions (:func:`extractors.pageinfo.more_teasers`;
-   "List records, fifth round": 0.962 / 0.812 / 0.881 → 0.961 / 0.835 / 0.894).
+   "List records, fifth round": 0.962 / 0.812 / 0.881 → 0.961 / 0.835 / 0.893).
 
 A store error (Redis down, a disk full) never stops the page: it is counted (``store_error``) and the
 page goes on without the stored wrapper. The outcome's ``event`` is one of ``applied``,
@@ -204,18 +204,13 @@ def _add_cards(page: Page, outcome: ListOutcome, limit: int) -> None:
     card), and a two-page wrapper's records with the teasers of their markup
     (:func:`extractors.pageinfo.more_teasers`); the reason says which."""
     from extractors.listrecords import Record
-    from extractors.pageinfo import more_teasers, with_cards
+    from extractors.pageinfo import extended_records
 
     if not outcome.records:
         return
     records = [Record(r["title"], r["url"], r.get("published"), list(r.get("authors") or []))
                for r in outcome.records]
-    records, how = with_cards(page, records)
-    hows = [how] if how else []
-    if outcome.event in TWO_PAGE_EVENTS:
-        teasers = more_teasers(page, records)
-        if teasers:
-            records, hows = records + teasers, [*hows, "teasers"]
+    records, hows = extended_records(page, records, two_page=outcome.event in TWO_PAGE_EVENTS)
     if hows:
         outcome.records = [r.to_dict() for r in records[:limit]]
         outcome.reason = "; ".join(filter(None, (outcome.reason, *(CARDS[h] for h in hows))))
