@@ -43,7 +43,9 @@ and the store's file or Redis I/O are all blocking) on the page the article chai
    wrapper gave them (events ``applied``, ``induced``, ``reinduced``): the page's other links of
    its records' title-link markup (the link and its two parents), titled with 3 words or more,
    as teasers of the same list in other regions (:func:`extractors.pageinfo.more_teasers`;
-   "List records, fifth round": 0.962 / 0.812 / 0.881 → 0.961 / 0.835 / 0.893).
+   "List records, fifth round": 0.962 / 0.812 / 0.881 → 0.961 / 0.835 / 0.893); the same where
+   ``confirmed`` gave DWSIE's one list markup (rule ``one_list``), the links of hidden tab panes
+   left out ("List records, sixth round": 0.961 / 0.835 / 0.893 → 0.963 / 0.882 / 0.920).
 
 A store error (Redis down, a disk full) never stops the page: it is counted (``store_error``) and the
 page goes on without the stored wrapper. The outcome's ``event`` is one of ``applied``,
@@ -106,7 +108,7 @@ CONFIRMED_NONE = ("DWSIE's list nodes and a wrapper induced from this page alone
                   "no list markup repeats: no records")
 CARDS = {"more_cards": "more records from the page's cards of the list's markup",
          "cards_instead": "records from the page's cards: none of the list's records was one",
-         "teasers": "more records from the page's links of the wrapper's title-link markup"}
+         "teasers": "more records from the page's links of the list's title-link markup"}
 #: The events whose records a two-page wrapper gave (stored or induced with a sibling): one main
 #: structure, to which step 4 adds the teasers of the same markup in other regions.
 TWO_PAGE_EVENTS = frozenset({"applied", "induced", "reinduced"})
@@ -123,6 +125,7 @@ class ListOutcome:
     reason: str | None
     wrapper: StoredWrapper | None = None
     drift: str | None = None  # why a known wrapper no longer matched
+    rule: str | None = None  # which rule of confirmed_records gave the records (event "confirmed")
     store_error: bool = False
     timings_ms: dict[str, float] = field(default_factory=dict)
 
@@ -202,15 +205,19 @@ def _add_cards(page: Page, outcome: ListOutcome, limit: int) -> None:
     (:func:`extractors.pageinfo.with_cards`: the cards of the same list in the regions one
     wrapper does not read, or the page's main cards instead of records none of which is a
     card), and a two-page wrapper's records with the teasers of their markup
-    (:func:`extractors.pageinfo.more_teasers`); the reason says which."""
+    (:func:`extractors.pageinfo.more_teasers`), as are those of DWSIE's one list markup (rule
+    ``one_list`` of ``confirmed``: :data:`extractors.pageinfo.TEASER_RULES`); the reason says
+    which."""
     from extractors.listrecords import Record
-    from extractors.pageinfo import extended_records
+    from extractors.pageinfo import TEASER_RULES, extended_records
 
     if not outcome.records:
         return
     records = [Record(r["title"], r["url"], r.get("published"), list(r.get("authors") or []))
                for r in outcome.records]
-    records, hows = extended_records(page, records, two_page=outcome.event in TWO_PAGE_EVENTS)
+    teasers = outcome.event in TWO_PAGE_EVENTS or (
+        outcome.event == "confirmed" and outcome.rule in TEASER_RULES)
+    records, hows = extended_records(page, records, teasers=teasers)
     if hows:
         outcome.records = [r.to_dict() for r in records[:limit]]
         outcome.reason = "; ".join(filter(None, (outcome.reason, *(CARDS[h] for h in hows))))
@@ -260,6 +267,7 @@ def _confirmed(key: str, page: Page, no_sibling: str | None, outcome: ListOutcom
         if application.reason is None:
             single = list(application.records)
     records, by = confirmed_records(page, classify_nodes(page, model), single)
+    outcome.rule = by
     if not records:
         outcome.reason = f"{why}; {CONFIRMED_NONE}"
         return
