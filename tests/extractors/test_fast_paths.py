@@ -393,3 +393,57 @@ def test_the_cjk_label_test_on_every_fixture_page():
             assert found == [(m.span(), m.groups()) for m in plain.finditer(text)]
             matches += len(found)
     assert matches >= 2  # the Chinese fixture pages' labelled bylines
+
+
+def _plain_name_words(value: str) -> str:
+    """``name_words`` as it was written before its split went through ``str.translate``: the
+    capital tested after the letter before it, the runs of other characters found by a regex."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", value).lower().replace("\0", " \0 ")
+    return " " + re.sub(r"[^a-z0-9\0]+", " ", spaced) + " "
+
+
+def test_name_words_split_in_c_as_the_run_pattern_split_them():
+    """``name_words`` (ASCII names split by ``str.translate`` and one pass over the space runs)
+    against the run pattern it replaced, on every row's names and every page's joined names of
+    every fixture page."""
+    from extractors.boilerplate import _TO_SPACES, name_words
+
+    assert "x-y".translate(_TO_SPACES) == "x y"
+    checked = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        names = [f"{c} {i}" for c, i in zip(nodes.classes, nodes.ident) if c or i]
+        for value in [*names, "\0".join(names)]:
+            assert name_words(value) == _plain_name_words(value)
+            checked += 1
+    assert checked > 10_000
+
+
+@pytest.mark.parametrize("value", ["", " ", "\0", "a\0\0b", "--nav__Item--", "relatedArticles2Go",
+                                   "x  \t\n y", "Größe teaser", "\u212aelvin-box", "İstanbul nav",
+                                   "中文 nav_bar", "a\u00a0b", "AB cD eF9G", "\x1cfoo\x1fbar"])
+def test_name_words_of_made_up_names_split_as_the_run_pattern_split_them(value):
+    from extractors.boilerplate import name_words
+
+    assert name_words(value) == _plain_name_words(value)
+
+
+def test_the_language_model_compacted_ranks_as_the_library_loaded_it():
+    """py3langid's row offsets and outputs as arrays (``language._compact_tables``): every
+    language's score on every fixture page's text sample is the one a fresh identifier with the
+    library's own lists gives."""
+    import array
+
+    from py3langid import langid
+
+    from extractors.language import TEXT_SAMPLE_CHARS, _classify
+
+    _classify("A first sentence loads the model and compacts its tables for the chain.")
+    compact = langid.IDENTIFIER
+    assert isinstance(compact._rowbase, array.array) and isinstance(compact.tk_output, array.array)
+    plain = langid._load_identifier()
+    assert isinstance(plain._rowbase, list)
+    samples = [result.body[:TEXT_SAMPLE_CHARS] for result in _extractions() if result.body]
+    for sample in samples:
+        assert compact.rank(sample) == plain.rank(sample)
+    assert len({compact.classify(s)[0] for s in samples}) >= 3  # English, German, Chinese...
