@@ -943,9 +943,12 @@ SCREEN_READER_CLASSES = ("sr-only", "visually-hidden", "visuallyhidden", "screen
 #: cleanportaleval leaves out on 13), readability_testpages one page up (0.9533 level), the
 #: other five unchanged.
 HIDDEN_SKIP_LINKS = ("hidden", "element-invisible")
-_SCREEN_READER = re.compile(r"(?:^|\s)(?:%s)(?=\s|$)"
-                            % "|".join(map(re.escape, SCREEN_READER_CLASSES)))
-_HIDDEN_CLASS = re.compile(r"(?:^|\s)(?:%s)(?=\s|$)" % "|".join(map(re.escape, HIDDEN_SKIP_LINKS)))
+# Both looked up as whole words of a lower-cased name (its ``split()``, white space as ``\s``
+# reads it): what a search for ``(?:^|\s)(?:word|...)(?=\s|$)`` finds, without a regex search
+# of each distinct name per list (screen_reader_rows 0.10 -> 0.04 ms big9, 0.24 -> 0.07 ms
+# cx_163, median page; the same names on 635 pages of big9, cx_163, aeb, trafilatura_eval).
+_SCREEN_READER = frozenset(SCREEN_READER_CLASSES)
+_HIDDEN_CLASS = frozenset(HIDDEN_SKIP_LINKS)
 
 
 def screen_reader_rows(page) -> list[int]:
@@ -955,8 +958,13 @@ def screen_reader_rows(page) -> list[int]:
     rows = page.memo.get("screen_reader")
     if rows is None:
         nodes, names = page.nodes, page_markup(page).names
-        unseen = {name for name in names.unique if _SCREEN_READER.search(name.lower())}
-        skip = {name for name in names.unique if _HIDDEN_CLASS.search(name.lower())}
+        unseen, skip = set(), set()
+        for name in names.unique:
+            words = name.lower().split()
+            if not _SCREEN_READER.isdisjoint(words):
+                unseen.add(name)
+            if not _HIDDEN_CLASS.isdisjoint(words):
+                skip.add(name)
         rows = []
         if unseen or skip:
             named = unseen | skip

@@ -447,3 +447,35 @@ def test_the_language_model_compacted_ranks_as_the_library_loaded_it():
     for sample in samples:
         assert compact.rank(sample) == plain.rank(sample)
     assert len({compact.classify(s)[0] for s in samples}) >= 3  # English, German, Chinese...
+
+
+def _word_search(words) -> re.Pattern:
+    """The whole-word search the screen-reader lists were matched with before their set lookup."""
+    return re.compile(r"(?:^|\s)(?:%s)(?=\s|$)" % "|".join(map(re.escape, words)))
+
+
+_UNSEEN_NAMES = ["sr-only", "x SR-ONLY", "sr-only-focusable", "a\u00a0visually-hidden", "hidden\n",
+                 "x\x1chidden", "not-hidden", "\u2028element-invisible\u2029", "hiddenx", ""]
+
+
+def test_screen_reader_names_found_by_word_as_the_word_search_finds_them():
+    """``screen_reader_rows``' set lookup of each name's words against the regex search of its
+    lists, on every distinct name of every fixture page and on made-up names."""
+    from extractors.boilerplate import (
+        _HIDDEN_CLASS,
+        HIDDEN_SKIP_LINKS,
+        SCREEN_READER_CLASSES,
+        _SCREEN_READER,
+    )
+
+    assert isinstance(_SCREEN_READER, frozenset)
+    found = 0
+    names = [n for result in _extractions() for n in page_markup(result.page).names.unique]
+    for words, listed in ((SCREEN_READER_CLASSES, _SCREEN_READER),
+                          (HIDDEN_SKIP_LINKS, _HIDDEN_CLASS)):
+        search = _word_search(words)
+        for name in [*names, *_UNSEEN_NAMES]:
+            plain = search.search(name.lower()) is not None
+            assert (not listed.isdisjoint(name.lower().split())) == plain, name
+            found += plain
+    assert found >= 10
