@@ -479,3 +479,66 @@ def test_screen_reader_names_found_by_word_as_the_word_search_finds_them():
             assert (not listed.isdisjoint(name.lower().split())) == plain, name
             found += plain
     assert found >= 10
+
+
+def _first_letters(items) -> tuple[set[str], bool]:
+    """(the characters a match of the parsed regex ``items`` can start with, whether it can
+    match empty), for the node kinds the related-heading labels are written with."""
+    from re import _constants as c
+
+    letters: set[str] = set()
+    for op, arg in items:
+        if op is c.LITERAL:
+            return letters | {chr(arg)}, False
+        if op is c.IN and all(kind in (c.LITERAL, c.RANGE) for kind, _ in arg):
+            for kind, value in arg:
+                letters |= {chr(value)} if kind is c.LITERAL else set(
+                    map(chr, range(value[0], value[1] + 1)))
+            return letters, False
+        if op is c.BRANCH:
+            nullable = False
+            for branch in arg[1]:
+                found, empty = _first_letters(branch)
+                letters |= found
+                nullable |= empty
+            if not nullable:
+                return letters, False
+        elif op is c.SUBPATTERN:
+            found, empty = _first_letters(arg[3])
+            letters |= found
+            if not empty:
+                return letters, False
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            found, empty = _first_letters(arg[2])
+            letters |= found
+            if arg[0] > 0 and not empty:
+                return letters, False
+        elif op not in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            raise AssertionError(f"no rule for {op}")
+    return letters, True
+
+
+def test_related_labels_start_with_the_letters_the_break_search_skips_to():
+    """``RELATED_FIRST_LETTERS`` is every first letter of ``_RELATED_HEADING``'s labels (read
+    from the parsed pattern), and the break search with its lookahead finds what the plain
+    break search finds on every fixture page's lower-cased text."""
+    from re import _parser
+
+    from extractors.boilerplate import (
+        _RELATED_AFTER_BREAK,
+        _RELATED_HEADING,
+        RELATED_FIRST_LETTERS,
+    )
+
+    parsed = list(_parser.parse(_RELATED_HEADING.pattern, _RELATED_HEADING.flags))
+    assert parsed[0][0] is re._constants.AT  # "^" then the white space before the label
+    letters, empty = _first_letters(parsed[2:])
+    assert not empty and letters == set(RELATED_FIRST_LETTERS)
+    plain = re.compile("\n" + _RELATED_HEADING.pattern.removeprefix("^"), _RELATED_HEADING.flags)
+    found = 0
+    for result in _extractions():
+        text = "\n".join(result.page.nodes.seg_text).lower()
+        fast = [(m.start(), m.groups()) for m in _RELATED_AFTER_BREAK.finditer(text)]
+        assert fast == [(m.start(), m.groups()) for m in plain.finditer(text)]
+        found += len(fast)
+    assert found >= 10
