@@ -9,6 +9,7 @@ its model is loaded (~0.9 s, on first use).
 
 from __future__ import annotations
 
+import array
 import logging
 import re
 import threading
@@ -80,6 +81,28 @@ def page_language(declared: list[tuple[str, str]], text: str) -> tuple[str | Non
     return tag, source, None
 
 
+#: py3langid's per-state tables that its byte-by-byte walk reads at every byte of the sample
+#: (``_rowbase``, a row offset, and ``tk_output``, a feature, ~105 000 states each), held as
+#: arrays of machine integers instead of lists of Python ints: the walk then reads 8 bytes where
+#: it followed a list's pointer to an int object elsewhere in memory, which costs a cache miss
+#: each in the chain (the page's parse and steps evict the model between two pages).
+#: ``_classify`` in the chain, big9's 80 pages, median CPU: 0.73 -> 0.61 ms (isolated, with
+#: the model in the cache: 0.18 ms either way). The same integers, so the same answers.
+_COMPACT_TABLES = ("_rowbase", "tk_output")
+
+
+def _compact_tables() -> None:
+    """py3langid's loaded model with :data:`_COMPACT_TABLES` as ``array("q")`` (where they are
+    lists: the attributes of py3langid 0.4; another version's model is left as it is)."""
+    from py3langid import langid
+
+    identifier = getattr(langid, "IDENTIFIER", None)
+    for name in _COMPACT_TABLES:
+        table = getattr(identifier, name, None)
+        if isinstance(table, list):
+            setattr(identifier, name, array.array("q", table))
+
+
 def _classify(sample: str) -> str | None:
     global _model_loaded
     import py3langid  # imported on first use: its model loads in ~0.9 s
@@ -90,6 +113,7 @@ def _classify(sample: str) -> str | None:
         else:
             with _FIRST_USE:  # one thread loads the model, the others wait for it
                 code, _ = py3langid.classify(sample)
+                _compact_tables()
                 _model_loaded = True
     except OSError as error:  # py3langid unpacks its model to a temp file on first use: a full
         # disk must cost the page its detected language (the markup's tag stays), not the page

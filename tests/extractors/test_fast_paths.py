@@ -393,3 +393,152 @@ def test_the_cjk_label_test_on_every_fixture_page():
             assert found == [(m.span(), m.groups()) for m in plain.finditer(text)]
             matches += len(found)
     assert matches >= 2  # the Chinese fixture pages' labelled bylines
+
+
+def _plain_name_words(value: str) -> str:
+    """``name_words`` as it was written before its split went through ``str.translate``: the
+    capital tested after the letter before it, the runs of other characters found by a regex."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", value).lower().replace("\0", " \0 ")
+    return " " + re.sub(r"[^a-z0-9\0]+", " ", spaced) + " "
+
+
+def test_name_words_split_in_c_as_the_run_pattern_split_them():
+    """``name_words`` (ASCII names split by ``str.translate`` and one pass over the space runs)
+    against the run pattern it replaced, on every row's names and every page's joined names of
+    every fixture page."""
+    from extractors.boilerplate import _TO_SPACES, name_words
+
+    assert "x-y".translate(_TO_SPACES) == "x y"
+    checked = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        names = [f"{c} {i}" for c, i in zip(nodes.classes, nodes.ident) if c or i]
+        for value in [*names, "\0".join(names)]:
+            assert name_words(value) == _plain_name_words(value)
+            checked += 1
+    assert checked > 10_000
+
+
+@pytest.mark.parametrize("value", ["", " ", "\0", "a\0\0b", "--nav__Item--", "relatedArticles2Go",
+                                   "x  \t\n y", "Größe teaser", "\u212aelvin-box", "İstanbul nav",
+                                   "中文 nav_bar", "a\u00a0b", "AB cD eF9G", "\x1cfoo\x1fbar"])
+def test_name_words_of_made_up_names_split_as_the_run_pattern_split_them(value):
+    from extractors.boilerplate import name_words
+
+    assert name_words(value) == _plain_name_words(value)
+
+
+def test_the_language_model_compacted_ranks_as_the_library_loaded_it():
+    """py3langid's row offsets and outputs as arrays (``language._compact_tables``): every
+    language's score on every fixture page's text sample is the one a fresh identifier with the
+    library's own lists gives."""
+    import array
+
+    from py3langid import langid
+
+    from extractors.language import TEXT_SAMPLE_CHARS, _classify
+
+    _classify("A first sentence loads the model and compacts its tables for the chain.")
+    compact = langid.IDENTIFIER
+    assert isinstance(compact._rowbase, array.array) and isinstance(compact.tk_output, array.array)
+    plain = langid._load_identifier()
+    assert isinstance(plain._rowbase, list)
+    samples = [result.body[:TEXT_SAMPLE_CHARS] for result in _extractions() if result.body]
+    for sample in samples:
+        assert compact.rank(sample) == plain.rank(sample)
+    assert len({compact.classify(s)[0] for s in samples}) >= 3  # English, German, Chinese...
+
+
+def _word_search(words) -> re.Pattern:
+    """The whole-word search the screen-reader lists were matched with before their set lookup."""
+    return re.compile(r"(?:^|\s)(?:%s)(?=\s|$)" % "|".join(map(re.escape, words)))
+
+
+_UNSEEN_NAMES = ["sr-only", "x SR-ONLY", "sr-only-focusable", "a\u00a0visually-hidden", "hidden\n",
+                 "x\x1chidden", "not-hidden", "\u2028element-invisible\u2029", "hiddenx", ""]
+
+
+def test_screen_reader_names_found_by_word_as_the_word_search_finds_them():
+    """``screen_reader_rows``' set lookup of each name's words against the regex search of its
+    lists, on every distinct name of every fixture page and on made-up names."""
+    from extractors.boilerplate import (
+        _HIDDEN_CLASS,
+        HIDDEN_SKIP_LINKS,
+        SCREEN_READER_CLASSES,
+        _SCREEN_READER,
+    )
+
+    assert isinstance(_SCREEN_READER, frozenset)
+    found = 0
+    names = [n for result in _extractions() for n in page_markup(result.page).names.unique]
+    for words, listed in ((SCREEN_READER_CLASSES, _SCREEN_READER),
+                          (HIDDEN_SKIP_LINKS, _HIDDEN_CLASS)):
+        search = _word_search(words)
+        for name in [*names, *_UNSEEN_NAMES]:
+            plain = search.search(name.lower()) is not None
+            assert (not listed.isdisjoint(name.lower().split())) == plain, name
+            found += plain
+    assert found >= 10
+
+
+def _first_letters(items) -> tuple[set[str], bool]:
+    """(the characters a match of the parsed regex ``items`` can start with, whether it can
+    match empty), for the node kinds the related-heading labels are written with."""
+    from re import _constants as c
+
+    letters: set[str] = set()
+    for op, arg in items:
+        if op is c.LITERAL:
+            return letters | {chr(arg)}, False
+        if op is c.IN and all(kind in (c.LITERAL, c.RANGE) for kind, _ in arg):
+            for kind, value in arg:
+                letters |= {chr(value)} if kind is c.LITERAL else set(
+                    map(chr, range(value[0], value[1] + 1)))
+            return letters, False
+        if op is c.BRANCH:
+            nullable = False
+            for branch in arg[1]:
+                found, empty = _first_letters(branch)
+                letters |= found
+                nullable |= empty
+            if not nullable:
+                return letters, False
+        elif op is c.SUBPATTERN:
+            found, empty = _first_letters(arg[3])
+            letters |= found
+            if not empty:
+                return letters, False
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            found, empty = _first_letters(arg[2])
+            letters |= found
+            if arg[0] > 0 and not empty:
+                return letters, False
+        elif op not in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            raise AssertionError(f"no rule for {op}")
+    return letters, True
+
+
+def test_related_labels_start_with_the_letters_the_break_search_skips_to():
+    """``RELATED_FIRST_LETTERS`` is every first letter of ``_RELATED_HEADING``'s labels (read
+    from the parsed pattern), and the break search with its lookahead finds what the plain
+    break search finds on every fixture page's lower-cased text."""
+    from re import _parser
+
+    from extractors.boilerplate import (
+        _RELATED_AFTER_BREAK,
+        _RELATED_HEADING,
+        RELATED_FIRST_LETTERS,
+    )
+
+    parsed = list(_parser.parse(_RELATED_HEADING.pattern, _RELATED_HEADING.flags))
+    assert parsed[0][0] is re._constants.AT  # "^" then the white space before the label
+    letters, empty = _first_letters(parsed[2:])
+    assert not empty and letters == set(RELATED_FIRST_LETTERS)
+    plain = re.compile("\n" + _RELATED_HEADING.pattern.removeprefix("^"), _RELATED_HEADING.flags)
+    found = 0
+    for result in _extractions():
+        text = "\n".join(result.page.nodes.seg_text).lower()
+        fast = [(m.start(), m.groups()) for m in _RELATED_AFTER_BREAK.finditer(text)]
+        assert fast == [(m.start(), m.groups()) for m in plain.finditer(text)]
+        found += len(fast)
+    assert found >= 10

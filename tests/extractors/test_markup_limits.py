@@ -109,3 +109,15 @@ def test_the_fast_path_agrees_with_the_plain_scanner_on_random_markup() -> None:
             assert attribute_overflow(text, limit) == expected, (text, limit)
             found += expected is not None
     assert found > 10_000  # both answers are well represented
+
+
+def test_the_fast_path_passes_tags_a_step_an_attribute():
+    """A tag of nearly ``limit`` quoted attributes is proven harmless by the regex itself (one
+    step a ``name="value" ``): the unit-by-unit regex it replaced (three units an attribute,
+    ``2 * limit`` at most) left it to the Python scanner."""
+    from extractors.markup_limits import _skipper
+
+    tag = "<p" + "".join(f' a{k}="x"' for k in range(8)) + ">text</p>"
+    assert _skipper(10).match(tag).end() == len(tag)
+    assert attribute_overflow(tag, limit=10) is None
+    assert attribute_overflow(tag, limit=7) == 8
