@@ -12,9 +12,9 @@ an article stays one) and ``article_rescue`` (the same where the heuristic says 
 are the pair of :data:`THRESHOLDS` with the highest accuracy, cross-validated by site in
 :data:`FOLDS` folds on the training pages, among those that keep at least ``--article-recall``
 of the training articles. The cross-validation and the tables decide as the crawl does: at a
-media, root, documentation or discussion, commerce or section-front address
-(:func:`extractors.pagetype.address_kinds`) P(article) must also reach that kind's floor
-(:data:`extractors.pagetype.ADDRESS_FLOORS`).
+media, root, documentation or discussion, commerce or section-front address, and where the
+chain's body is a column of teasers (:func:`extractors.pagetype.page_kinds`) P(article) must
+also reach that kind's floor (:data:`extractors.pagetype.KIND_FLOORS`).
 
 The validation table compares, per set, the heuristic alone and the model; the card keeps it,
 with the confusion matrices and the cross-validated scores per set. Sets: :data:`DEFAULT_SETS`
@@ -40,7 +40,7 @@ from evaluation.datasets import is_validation, load_dataset, site_of
 from evaluation.listmetrics import normalise_page_type, page_type_correct
 from evaluation.training.corpus import dataset_folders, parsed_pages
 from extractors.modelio import MODELS_DIR, save_model
-from extractors.pagetype import (ADDRESS_FLOORS, FEATURES, MODEL_NAME, Forest, PageTypeModel,
+from extractors.pagetype import (FEATURES, KIND_FLOORS, MODEL_NAME, Forest, PageTypeModel,
                                  address_floor)
 
 __all__ = ["add_arguments", "run"]
@@ -80,7 +80,7 @@ def read_pages(folders: list, limit: int | None) -> tuple[list[dict], dict]:
     """One row per page with a known gold type: set, site, gold, heuristic type, features."""
     from extractors import extract
     from extractors.attenuation import extract_main_text
-    from extractors.pagetype import address_kinds, heuristic_type, page_features
+    from extractors.pagetype import heuristic_type, page_features, page_kinds
 
     rows, sizes = [], {}
     for folder in folders:
@@ -93,7 +93,7 @@ def read_pages(folders: list, limit: int | None) -> tuple[list[dict], dict]:
             main = extract_main_text(page)
             heuristic = heuristic_type(page, main)
             rows.append({"set": dataset.name, "site": site_of(gold_page.gold), "gold": gold,
-                         "heuristic": heuristic, "kinds": address_kinds(gold_page.url),
+                         "heuristic": heuristic, "kinds": page_kinds(page, result.body),
                          "x": page_features(page, main.text, result.fields, result.body,
                                             heuristic)})
             size[gold] += 1
@@ -167,8 +167,8 @@ def predict(model: PageTypeModel, row: dict) -> str:
 
 def _decide(heuristic: list[str], p_article: np.ndarray, p_list: np.ndarray, floor: float,
             rescue: float, kinds: list[tuple[str, ...]] | None = None) -> list[str]:
-    """:meth:`PageTypeModel.decide` over many pages (``kinds``: each page's kinds of address,
-    :func:`extractors.pagetype.address_kinds`)."""
+    """:meth:`PageTypeModel.decide` over many pages (``kinds``: each page's kinds,
+    :func:`extractors.pagetype.page_kinds`)."""
     return ["article" if a >= address_floor(f, k) else ("list" if p >= 0.5 else "other")
             for f, k, a, p in zip((floor if h == "article" else rescue for h in heuristic),
                                   kinds or [()] * len(heuristic), p_article.tolist(),
@@ -286,11 +286,12 @@ def run(args: argparse.Namespace) -> int:
                                   f"{args.article_recall} of the training articles",
                      "rule": "article if P(article) >= article_floor (heuristic says article) "
                              "or >= article_rescue (heuristic says list/other), and >= the "
-                             "floor of each kind of address the page is at "
-                             f"{ADDRESS_FLOORS} (media: /av/, /video/, /podcasts/...; root: / "
+                             "floor of each kind of page it is "
+                             f"{KIND_FLOORS} (media: /av/, /video/, /podcasts/...; root: / "
                              "without a query; reference: docs/, forum/, viewtopic.php...; "
-                             "commerce: /products/, /services/...; section: /topic/<name>, "
-                             "/news...); else list if P(list) >= 0.5; else other",
+                             "commerce: /products/, /pricing/...; section: /topic/<name>, "
+                             "/news...; teasers: a body that is a column of headline-link "
+                             "teasers); else list if P(list) >= 0.5; else other",
                      "cross_validated": cross},
         "training": {"classifier": "sklearn.ensemble.ExtraTreesClassifier",
                      "n_estimators": args.trees, "min_samples_leaf": MIN_LEAF,
