@@ -7,8 +7,9 @@ patterns did, e.g. htmldate_eval day accuracy 0.881 -> 0.896), then the elements
 names a date (``class="entry-date"``) and the text after the headline. Authors: a "By ..." line
 right after the headline (the heading that reads as the chosen title, then the first ``<h1>``),
 a link to the author's page, elements whose class or id names an author, a labelled name in a
-post's meta line, a "Written by" line anywhere, a team alone in an author element, and for
-Chinese pages the "作者：" / "责任编辑：" line.
+post's meta line, a "Written by" line anywhere, a team alone in an author element, for
+Chinese pages the "作者：" / "责任编辑：" line, and last the name that signs the main text at its
+end (:func:`signature`).
 """
 
 from __future__ import annotations

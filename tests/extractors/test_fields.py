@@ -831,3 +831,11 @@ def test_a_chinese_page_s_declared_author_over_its_source_box() -> None:
     fields = extract(page_bytes(gold), url=gold.get("url")).fields
     assert fields.authors == [gold["author"]]
     assert fields.sources["authors"] == "meta"
+
+
+def test_a_web_address_after_the_declared_name_is_no_name() -> None:
+    # ebb.org (readability_testpages, Apache-2.0): meta author "Bradley M. Kuhn
+    # (http://ebb.org/bkuhn/)"; split on "/" the address gave a second author, "bkuhn" (the
+    # gold keeps the raw value, address and all: no reading matches it).
+    gold = fixture("readability_testpages-00029.html")
+    assert extract(page_bytes(gold), url=gold.get("url")).fields.authors == ["Bradley M. Kuhn"]
