@@ -32,7 +32,7 @@ MAX_DEPTH = 64
 MAX_OBJECTS = 2_000
 #: Schema.org types whose object describes the page's article.
 ARTICLE_TYPES = frozenset({
-    "article", "newsarticle", "reportagenews", "analysisnewsarticle", "opinionnewsarticle",
+    "article", "newsarticle", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
     "backgroundnewsarticle", "reviewnewsarticle", "askpublicnewsarticle", "blogposting",
     "socialmediaposting", "liveblogposting", "scholarlyarticle", "techarticle", "report",
     "posting", "discussionforumposting", "medicalscholarlyarticle", "satiricalarticle",

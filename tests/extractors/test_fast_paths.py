@@ -288,10 +288,10 @@ def test_headline_segments_kept_per_title_are_fresh_ones():
 
 
 def test_cjk_bylines_kept_per_page_are_fresh_ones():
-    """``bylines._cjk_byline`` keeps its answer (and the body's opening text) per page: on every
+    """``bylines.cjk_byline`` keeps its answer (and the body's opening text) per page: on every
     fixture page, with and without the headline, the fresh search's names; a caller changing the
     list it got changes no later answer. Some Chinese pages give names."""
-    from extractors.bylines import _body_opening, _cjk_byline, _find_cjk_byline
+    from extractors.bylines import _body_opening, cjk_byline, _find_cjk_byline
 
     named = 0
     for result in _extractions():
@@ -299,9 +299,9 @@ def test_cjk_bylines_kept_per_page_are_fresh_ones():
         assert _body_opening(page) == page.body.text_content()[:len(_body_opening(page))]
         for headline in (True, False):
             fresh = _find_cjk_byline(page, sites, result.fields.title, headline)
-            first = _cjk_byline(page, sites, result.fields.title, headline)
+            first = cjk_byline(page, sites, result.fields.title, headline)
             first.append("changed by a caller")
-            assert _cjk_byline(page, sites, result.fields.title, headline) == fresh
+            assert cjk_byline(page, sites, result.fields.title, headline) == fresh
             named += bool(fresh)
     assert named >= 2
 
