@@ -22,7 +22,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "(one page after another), then starts `newscrawl serve` on a free loopback port and sends "
         "the same pages with 1, 8 and 50 concurrent HTTP clients (each holding one keep-alive "
         "connection); prints requests per second, "
-        "p50 and p99 latency, and the service's rate as a share of the in-process rate.")
+        "p50 and p99 latency, and the service's rate as a share of the in-process rate; then, with "
+        "one client, each page extracted in-process and sent to the service in turn, a share "
+        "that the machine's load swings weigh on alike.")
     parser.add_argument("data", metavar="DIR", help="dataset folder (gold.jsonl + pages/), e.g. aeb")
     parser.add_argument("--limit", type=int, default=60, metavar="N", help="pages (default 60)")
     parser.add_argument("--clients", default="1,8,50", help="concurrency levels (default 1,8,50)")
@@ -37,31 +39,36 @@ def _pages(folder: Path, limit: int) -> list[str]:
     return [p.read_bytes().decode("utf-8", "replace") for p in dataset.evaluated()]
 
 
-def _in_process(pages: list[str]) -> float:
+def _extract_all(pages: list[str]) -> list[float]:
+    """Seconds of in-process ``extract_pageinfo`` per page (one page after another)."""
     from extractors.dwsie import default_node_model
     from extractors.errors import BadInput
     from extractors.pageinfo import page_info
 
     model = default_node_model()
-    t0 = time.perf_counter()
+    seconds = []
     for html in pages:
+        t = time.perf_counter()
         try:
             page_info(html, model)
         except BadInput:
-            continue
-    return len(pages) / (time.perf_counter() - t0)
+            pass
+        seconds.append(time.perf_counter() - t)
+    return seconds
 
 
-def _level(url: str, pages: list[str], clients: int) -> dict:
+def _in_process(pages: list[str]) -> float:
+    return len(pages) / sum(_extract_all(pages))
+
+
+def _caller(url: str):
+    """A function sending one page as ``extract_pageinfo`` and returning its seconds; one
+    keep-alive session per client thread, as a client of a service holds one."""
     import requests
-
-    session_calls = [{"jsonrpc": "2.0", "id": k, "method": "extract_pageinfo",
-                      "params": {"html": html}} for k, html in enumerate(pages)]
 
     local = threading.local()
 
     def one(call: dict) -> float:
-        # one keep-alive session per client thread, as a client of a service holds one
         session = getattr(local, "session", None) or requests.Session()
         local.session = session
         t = time.perf_counter()
@@ -70,6 +77,29 @@ def _level(url: str, pages: list[str], clients: int) -> dict:
         reply.raise_for_status()
         return time.perf_counter() - t
 
+    return one
+
+
+def _calls(pages: list[str]) -> list[dict]:
+    return [{"jsonrpc": "2.0", "id": k, "method": "extract_pageinfo", "params": {"html": html}}
+            for k, html in enumerate(pages)]
+
+
+def _interleaved(url: str, pages: list[str]) -> tuple[float, float]:
+    """One client, each page extracted in this process and then sent to the service, so that the
+    load of a shared machine, which swings the rates by a third between runs, weighs on both
+    alike: (in-process pages/s, service requests/s)."""
+    one = _caller(url)
+    local = service = 0.0
+    for html, call in zip(pages, _calls(pages)):
+        local += _extract_all([html])[0]
+        service += one(call)
+    return len(pages) / local, len(pages) / service
+
+
+def _level(url: str, pages: list[str], clients: int) -> dict:
+    one = _caller(url)
+    session_calls = _calls(pages)
     t0 = time.perf_counter()
     with ThreadPoolExecutor(clients) as pool:
         latencies = sorted(pool.map(one, session_calls))
@@ -110,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 time.sleep(0.1)
         _level(url, pages[:4], 2)  # warm up the pool's processes
         rows = [_level(url, pages, c) for c in levels]
+        paired = _interleaved(url, pages)
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -119,4 +150,6 @@ def run(args: argparse.Namespace) -> int:
     for row in rows:
         print(f"| {row['clients']} | {row['rps']:.1f} | {row['p50_ms']:.0f} | {row['p99_ms']:.0f} | "
               f"{row['rps'] / local:.2f} |")
+    print(f"one client, interleaved page by page with in-process extraction: {paired[1]:.1f} "
+          f"requests/s against {paired[0]:.1f} pages/s, share {paired[1] / paired[0]:.2f}")
     return 0

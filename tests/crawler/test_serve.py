@@ -220,6 +220,9 @@ def test_serve_bench_prints_a_row_per_concurrency_level():
     rows = [line for line in run.stdout.splitlines() if line.startswith("| ") and "clients" not in line]
     assert [row.split("|")[1].strip() for row in rows] == ["1", "3"]
     assert all(float(row.split("|")[2]) > 0 for row in rows)
+    [paired] = [line for line in run.stdout.splitlines()
+                if line.startswith("one client, interleaved")]
+    assert float(paired.rsplit("share ", 1)[1]) > 0
 
 
 def _children(pid: int) -> list[int]:
@@ -244,6 +247,53 @@ def test_the_pool_processes_are_started_and_warm_before_the_service_answers():
         assert len(_children(proc.pid)) == 2
         _, html = _page("main_text")
         assert _call(url, "extract_pageinfo", {"html": html}).json()["result"]["page_type"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _answer_within(url: str, html: str, seconds: float) -> dict:
+    """The first result of ``extract_pageinfo`` within ``seconds`` (errors meanwhile are kept)."""
+    deadline, errors = time.monotonic() + seconds, []
+    while time.monotonic() < deadline:
+        reply = _call(url, "extract_pageinfo", {"html": html}).json()
+        if "result" in reply:
+            return reply["result"]
+        errors.append(reply["error"]["code"])
+        time.sleep(0.2)
+    raise AssertionError(f"no answer within {seconds} s; errors {errors}")
+
+
+@pytest.mark.faults
+def test_a_killed_pool_process_is_replaced_and_the_service_answers_again():
+    # with concurrent.futures' pool one dead process broke the pool: every later call -32603
+    proc, url = _start("--workers", "1")
+    try:
+        [worker] = _children(proc.pid)
+        os.kill(worker, 9)
+        _, html = _page("main_text")
+        first = _call(url, "extract_pageinfo", {"html": html}).json()
+        assert "result" in first or first["error"]["code"] == -32603
+        assert _answer_within(url, html, 60)["page_type"] == "CP"
+        assert len(_children(proc.pid)) == 1 and worker not in _children(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.faults
+def test_a_timed_out_call_frees_its_process_for_a_fresh_one():
+    # the timed-out extraction used to keep running in its pool process, which stayed busy
+    proc, url = _start("--workers", "1", "--timeout", "0.001")
+    try:
+        [worker] = _children(proc.pid)
+        _, html = _page("main_text")
+        assert _call(url, "extract_pageinfo", {"html": html}).json()["error"]["code"] == -32000
+        deadline = time.monotonic() + 10
+        while worker in _children(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert worker not in _children(proc.pid)
+        assert requests.get(url + "/health", timeout=5).json()["status"] == "ok"
     finally:
         proc.terminate()
         proc.wait(timeout=10)
