@@ -297,3 +297,23 @@ def test_a_timed_out_call_frees_its_process_for_a_fresh_one():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_call_frame_carries_the_pages_as_sent():
+    """The frame to a pool process (JSON head, then the pages as raw UTF-8: no pickle) gives back
+    the params it was built from: other keys, non-ASCII text, a lone surrogate a request's JSON
+    may hold, an empty page, a call without a page."""
+    from crawler.rpc_service import _call_frame, _read_call
+
+    for params in ({"html": "<h1>Zürich — 北京</h1>\ud800", "url": "https://example.org/ä",
+                    "sibling_html": "<p>s</p>"}, {"html": ""}, {"url": "https://example.org/"}):
+        assert _read_call(_call_frame("extract_pageinfo", params)) == ("extract_pageinfo", params)
+
+
+def test_a_non_ascii_page_reaches_the_pool_process_whole(server):
+    _, html = _page("main_text")
+    lead = "</em>) — The New York State Attorney General (NYAG)"
+    assert html.count(lead) == 1
+    html = html.replace(lead, lead.replace("The New York", "Zürich/北京 ünïcödé: The New York"))
+    reply = _call(server, "extract_pageinfo", {"html": html}).json()
+    assert "— Zürich/北京 ünïcödé: The New York State" in reply["result"]["doc"]["cont"]
