@@ -126,8 +126,9 @@ def _call_frame(method: str, params: dict) -> bytes:
     ``surrogatepass`` carries a lone surrogate the request's JSON may hold (``"\\ud800"``)."""
     raw = [(key, params[key].encode("utf-8", "surrogatepass")) for key in _RAW_PARAMS
            if isinstance(params.get(key), str)]
+    sent_raw = {key for key, _data in raw}
     head = _json_bytes({"method": method,
-                        "params": {k: v for k, v in params.items() if k not in dict(raw)},
+                        "params": {k: v for k, v in params.items() if k not in sent_raw},
                         "raw": [[key, len(data)] for key, data in raw]})
     return b"".join([_HEAD_LENGTH.pack(len(head)), head, *(data for _key, data in raw)])
 

@@ -24,8 +24,9 @@ from extractors.dates import (MAX_DATELINE_CHARS, FoundDate, first_date_in, othe
                               parse_date)
 from extractors.page import Page, link_hrefs, name_marks
 
-__all__ = ["base_of", "full_name", "is_outlet", "name_written_out", "person_over_outlet",
-           "plain_byline", "read_text_authors", "signature", "cjk_byline", "text_authors", "text_date"]
+__all__ = ["base_of", "cjk_byline", "full_name", "is_outlet", "name_written_out",
+           "person_over_outlet", "plain_byline", "read_text_authors", "signature", "text_authors",
+           "text_date"]
 
 #: Elements with a date-ish class looked at (the byline is among the first few of a page).
 MAX_MARKED = 30
