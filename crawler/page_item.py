@@ -18,7 +18,7 @@ from scrapy.http import Response, TextResponse
 from crawler.scheduling.tracker import REDELIVERED_META
 from crawler.sources import HINT_META
 from crawler.templates import template_key
-from pipelines.parsed_pages import PARSED
+from pipelines.siblings.parsed_pages import PARSED
 from pipelines.warc_capture import WARC_META
 
 __all__ = ["HTML_TYPES", "PARSED", "page_item", "skip_reason"]
@@ -60,7 +60,7 @@ def page_item(
     ``sibling_link``: the page's own link of the same template (articles, see
     :mod:`crawler.sibling_links`); ``sibling_for``: the article this page was requested as a
     sibling for; ``sibling_skip``: why the page is not paired with a sibling at all (an article
-    whose text is not CJK: ``"not_cjk"``, see :mod:`pipelines.pairing`), else None.
+    whose text is not CJK: ``"not_cjk"``, see :mod:`pipelines.siblings.pairing`), else None.
     """
     request = response.request
     referer = request.headers.get(b"Referer") if request is not None else None

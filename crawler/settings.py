@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pipelines import CAPTURE_MIDDLEWARES, DEFAULT_PIPELINES
 from extractors.page import DEFAULT_MAX_BYTES
-from pipelines.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
+from pipelines.siblings.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
 from pipelines.wrappers import REDIS_KEY as WRAPPERS_REDIS_KEY
 
 BOT_NAME = "newscrawl"
@@ -67,7 +67,7 @@ SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 # (a gzip bomb stops there too, counted too_large).
 NEWSCRAWL_MAX_PAGE_BYTES = DEFAULT_MAX_BYTES  # 10 MB, written once in extractors/page.py
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
-# Parsed pages kept by the extract pipeline (pipelines/parsed_pages.py): the spider's parse of a
+# Parsed pages kept by the extract pipeline (pipelines/siblings/parsed_pages.py): the spider's parse of a
 # page while it waits for its sibling, and parsed siblings for the next article of their template.
 NEWSCRAWL_PARSED_PAGES = DEFAULT_PARSED_PAGES  # 128
 NEWSCRAWL_SIBLING_PAGES = DEFAULT_SIBLING_PAGES  # 32

@@ -20,7 +20,7 @@ nearest same-template link (``sibling_link``, :mod:`crawler.sibling_links`; list
 page of each template key this spider sees, that link is requested first, with priority ``SIBLING_PRIORITY`` and
 ``meta["newscrawl_sibling_for"]`` = the page's URL (the page item of its response carries it as
 ``sibling_for``, so the pipeline stores it whatever its route). Links past ``DEPTH_LIMIT`` are not
-requested (Scrapy's depth middleware would drop them). The pipeline side is :mod:`pipelines.pairing`.
+requested (Scrapy's depth middleware would drop them). The pipeline side is :mod:`pipelines.siblings.pairing`.
 The sibling of an article serves LCS denoising, which the extractor uses on CJK pages only
 (:mod:`extractors.script`); so with ``NEWSCRAWL_USE_SIBLING`` ``auto`` (the default) an article
 page whose text is not CJK (:func:`extractors.script.page_is_cjk`, run by the link scan in its
@@ -74,7 +74,7 @@ from crawler.templates import template_key
 from extractors import AUTO, NEVER, NOT_CJK, SIBLING_OFF
 from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.extract import ExtractPipeline
-from pipelines.pairing import use_sibling_setting
+from pipelines.siblings.pairing import use_sibling_setting
 from pipelines.record_board import RECORD_PRIORITY, RecordBoard
 
 logger = logging.getLogger(__name__)

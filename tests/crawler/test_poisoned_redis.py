@@ -21,7 +21,7 @@ import pytest
 import redis
 
 from crawler.scheduling import QUEUE_KEY
-from pipelines.siblings import RedisSiblingStore
+from pipelines.siblings.store import RedisSiblingStore
 from pipelines.wrappers import RedisWrapperStore
 from tests.crawler.demo_helpers import jsonl_items, newscrawl
 from tests.crawler.hostile_site import ARTICLES, HostileSite

@@ -15,7 +15,7 @@ from evaluation.listmetrics import record_key
 from extractors import parse_page
 from pipelines.extract import ExtractPipeline
 from pipelines.lists import CARDS, CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
-from pipelines.siblings import StoredPage
+from pipelines.siblings.store import StoredPage
 from pipelines.wrappers import FileWrapperStore, MemoryWrapperStore
 from tests.pipelines.helpers import build, make_crawler, run_pipeline
 

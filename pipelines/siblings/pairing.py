@@ -15,7 +15,7 @@ anything waits) and reaches :class:`~pipelines.extract.ExtractPipeline`, which a
    paired: it goes on at once, with that reason (``not_cjk``), unless it was itself fetched as a
    sibling (then it is stored for the page that asked for it);
 1. every article and list page (and every page fetched as a sibling) is added to the
-   :class:`~pipelines.siblings.SiblingStore` of its template key on arrival, *then* the store is read:
+   :class:`~pipelines.siblings.store.SiblingStore` of its template key on arrival, *then* the store is read:
    of two pages of a new template arriving together, the later one finds the other;
 2. the newest stored page of the template, other than the page itself, is the sibling;
 3. none stored and no same-template link on the page: go on at once without a sibling;
@@ -54,7 +54,6 @@ Nothing is held forever, nothing is lost at close.
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -62,11 +61,13 @@ from scrapy.utils.asyncio import create_looping_call, run_in_thread
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
-from extractors import AUTO, NOT_CJK, SIBLING_OFF, USE_SIBLING
+from extractors import AUTO, USE_SIBLING
+from pipelines.reasons import (CLOSED, HOLD_FULL, NO_LINK, NOT_ARTICLE, NOT_NEEDED, NOT_STORED,
+                               STORE_DOWN)
 from pipelines.redis_client import crawler_redis
-from pipelines.sibling_hold import HOLD_FULL, SiblingHold
+from pipelines.siblings.hold import SiblingHold
 from pipelines.throttled_log import ThrottledLog
-from pipelines.siblings import (
+from pipelines.siblings.store import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_PAGE_BYTES,
@@ -81,45 +82,13 @@ from pipelines.siblings import (
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = [
-    "CLOSED",
-    "DISABLED",
-    "NOT_ARTICLE",
-    "NO_LINK",
-    "NOT_CJK",
-    "SIBLING_OFF",
-    "SiblingPairing",
-    "pairing_from_crawler",
-    "reason_slug",
-    "use_sibling_setting",
-]
+__all__ = ["SiblingPairing", "pairing_from_crawler", "use_sibling_setting"]
 
 logger = logging.getLogger(__name__)
 _store_down_log = ThrottledLog(logger)
 
-DISABLED = "sibling pairing disabled"
-NOT_ARTICLE = "only article and list pages are paired"
-NO_LINK = "no same-template link on the page"
-STORE_DOWN = "sibling store unavailable"
-CLOSED = "crawl closed before a sibling arrived"
-NOT_STORED = "the template's pages were not stored"
-NOT_NEEDED = "not needed: the template has a wrapper"
 #: Routes whose pages are paired: articles (LCS denoising) and lists (PSNT wrapper induction).
 PAIRED_ROUTES = frozenset({"article", "list"})
-
-#: Stats slugs of the reasons above (``newscrawl/siblings/none/<slug>``); others are slugified.
-_SLUGS = {
-    DISABLED: "disabled",
-    NOT_ARTICLE: "not_article",
-    NO_LINK: "no_same_template_link",
-    STORE_DOWN: "store_unavailable",
-    CLOSED: "crawl_closed",
-    HOLD_FULL: "hold_full",
-    NOT_STORED: "not_stored",
-    NOT_NEEDED: "not_needed",
-    NOT_CJK: "not_cjk",
-    SIBLING_OFF: "use_sibling_never",
-}
 
 DEFAULT_WAIT = 30.0
 #: Bounds of the holding area (see the module docstring).
@@ -133,15 +102,6 @@ HOLD_SHARE_OF_SCRAPER_SLOT = 0.8
 
 #: Seconds between two looks of the timer (timeouts, a closing engine, pages stored by other workers).
 TICK_SECONDS = 0.5
-
-
-def reason_slug(reason: str) -> str:
-    """The stats slug of a "no sibling" reason.
-
-    >>> reason_slug("no sibling arrived within 30 s"), reason_slug(NO_LINK)
-    ('no_sibling_arrived_within_30_s', 'no_same_template_link')
-    """
-    return _SLUGS.get(reason) or re.sub(r"[^a-z0-9]+", "_", reason.lower()).strip("_")[:48]
 
 
 class SiblingPairing:
