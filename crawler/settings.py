@@ -11,7 +11,7 @@ from __future__ import annotations
 from pipelines import CAPTURE_MIDDLEWARES, DEFAULT_PIPELINES
 from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.siblings.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
-from pipelines.wrappers import REDIS_KEY as WRAPPERS_REDIS_KEY
+from pipelines.lists.wrapper_store import REDIS_KEY as WRAPPERS_REDIS_KEY
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -79,7 +79,7 @@ NEWSCRAWL_SIBLING_PAGES = DEFAULT_SIBLING_PAGES  # 32
 NEWSCRAWL_ALLOWED_NETWORKS: list[str] = []
 # Same-site links followed per page (crawler/link_scan.py); more are cut: newscrawl/capped/links.
 NEWSCRAWL_MAX_LINKS_PER_PAGE = 5_000
-# Records kept per list page (pipelines/lists.py); more are cut: newscrawl/capped/records.
+# Records kept per list page (pipelines/lists/stage.py); more are cut: newscrawl/capped/records.
 NEWSCRAWL_MAX_RECORDS_PER_LIST = 5_000
 
 ITEM_PIPELINES = dict(DEFAULT_PIPELINES)
@@ -145,7 +145,7 @@ NEWSCRAWL_QUEUE_POLL_INTERVAL = 0.2
 NEWSCRAWL_REDIS_MAX_OUTAGE = 300.0
 NEWSCRAWL_REDIS_HOLD_MAX = 100_000
 
-# PSNT wrappers of list pages (pipelines/wrappers.py, pipelines/lists.py): on by default; stored as
+# PSNT wrappers of list pages (pipelines/lists/wrapper_store.py, pipelines/lists/stage.py): on by default; stored as
 # JSON files in NEWSCRAWL_WRAPPER_DIR (default: <NEWSCRAWL_JSONL_DIR>/wrappers), or in the Redis hash
 # NEWSCRAWL_WRAPPER_KEY in distributed mode. A list page's links wait at most NEWSCRAWL_RECORDS_WAIT
 # seconds for its records (requested first, see crawler/spiders/news.py). A list page with no
@@ -166,5 +166,5 @@ NEWSCRAWL_LISTS_DWSIE = False
 # markups); docs/evaluation.md "List records at precision 0.95" and "List records, third round".
 NEWSCRAWL_LISTS_CONFIRMED = True
 NEWSCRAWL_WRAPPER_DIR = None
-NEWSCRAWL_WRAPPER_KEY = WRAPPERS_REDIS_KEY  # pipelines/wrappers.py
+NEWSCRAWL_WRAPPER_KEY = WRAPPERS_REDIS_KEY  # pipelines/lists/wrapper_store.py
 NEWSCRAWL_RECORDS_WAIT = 90.0

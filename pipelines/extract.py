@@ -18,9 +18,9 @@ pages: a tenth of the crawl's CPU.
 
 List pages (route ``list``, or an extracted ``page_type`` of ``list``) become ``NewsList`` items:
 records by a PSNT wrapper, known or induced from the page and a same-template sibling list page
-(:mod:`pipelines.lists`); a list page whose template has a known wrapper is not held for a sibling.
+(:mod:`pipelines.lists.stage`); a list page whose template has a known wrapper is not held for a sibling.
 The record URLs of a route-``list`` page are handed to the spider, which is waiting for them to
-request them first (:mod:`pipelines.record_board`), whatever happens to the item.
+request them first (:mod:`pipelines.lists.record_board`), whatever happens to the item.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from extractors.svm_fields import policy_for
 from extractors.errors import BadInput
 from extractors.page import DEFAULT_MAX_BYTES as DEFAULT_MAX_PAGE_BYTES
 from pipelines.items import article_item
-from pipelines.lists import ListStage
+from pipelines.lists.stage import ListStage
 from pipelines.reasons import DISABLED, reason_slug
 from pipelines.siblings.pairing import SiblingPairing, pairing_from_crawler, use_sibling_setting
 from pipelines.siblings.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PARSED,
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
-    from pipelines.record_board import RecordBoard
+    from pipelines.lists.record_board import RecordBoard
 
 __all__ = ["ExtractPipeline", "extract_page"]
 

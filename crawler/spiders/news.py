@@ -36,7 +36,7 @@ too: a PSNT wrapper is induced from two of them) and the page item, then waits (
 ``NEWSCRAWL_RECORDS_WAIT``) for the record URLs the extract pipeline finds with the template's PSNT
 wrapper, and requests them first, with priority ``RECORD_PRIORITY`` and the list page as referer,
 then the page's other links. Why the spider waits instead of the pipeline scheduling the records:
-:mod:`pipelines.record_board`. The spider finds the pipeline's board with Scrapy's
+:mod:`pipelines.lists.record_board`. The spider finds the pipeline's board with Scrapy's
 ``crawler.get_item_pipeline`` (no setting names it), and does not wait when there is none.
 """
 
@@ -75,7 +75,7 @@ from extractors import AUTO, NEVER, NOT_CJK, SIBLING_OFF
 from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.extract import ExtractPipeline
 from pipelines.siblings.pairing import use_sibling_setting
-from pipelines.record_board import RECORD_PRIORITY, RecordBoard
+from pipelines.lists.record_board import RECORD_PRIORITY, RecordBoard
 
 logger = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ MODULES = [
     "pipelines.siblings.store",
     "pipelines.siblings.hold",
     "pipelines.reasons",
-    "pipelines.wrappers",
-    "pipelines.record_board",
+    "pipelines.lists.wrapper_store",
+    "pipelines.lists.record_board",
     "pipelines.untrusted",
 ]
 

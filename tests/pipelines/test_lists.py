@@ -14,9 +14,9 @@ from urllib.parse import urljoin
 from evaluation.listmetrics import record_key
 from extractors import parse_page
 from pipelines.extract import ExtractPipeline
-from pipelines.lists import CARDS, CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
+from pipelines.lists.stage import CARDS, CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
 from pipelines.siblings.store import StoredPage
-from pipelines.wrappers import FileWrapperStore, MemoryWrapperStore
+from pipelines.lists.wrapper_store import FileWrapperStore, MemoryWrapperStore
 from tests.pipelines.helpers import build, make_crawler, run_pipeline
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "psnt"

@@ -99,7 +99,7 @@ def test_list_pages_are_paired_and_become_news_lists() -> None:
     item = page_item("gerapy_listdetail-00059.html")
     item["route"] = "list"
     (news,) = run_pipeline(extract, [item])
-    # no sibling: the fallback (pipelines/lists.py) gives the records DWSIE's list nodes and a
+    # no sibling: the fallback (pipelines/lists/stage.py) gives the records DWSIE's list nodes and a
     # single-page wrapper agree on
     assert news["page_type"] == "list" and news["extraction"]["method"] == "confirmed"
     assert news["extraction"]["sibling"] == {"url": None, "used": False, "reason": NO_LINK}

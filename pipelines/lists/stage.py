@@ -4,9 +4,9 @@
 and the store's file or Redis I/O are all blocking) on the page the article chain already parsed
 (``Extraction.page``): a list page is parsed once. For a list page of template key K:
 
-1. K has a stored wrapper (:mod:`pipelines.wrappers`): apply it. It *matches* when it finds the main
+1. K has a stored wrapper (:mod:`pipelines.lists.wrapper_store`): apply it. It *matches* when it finds the main
    structure and at least ``MIN_RECORDS`` records without a sharp drop against its recent record
-   counts (:func:`pipelines.wrappers.drift_reason`); the match is counted on the stored wrapper.
+   counts (:func:`pipelines.lists.wrapper_store.drift_reason`); the match is counted on the stored wrapper.
 2. No wrapper, or it no longer matches: induce one from this page and a same-template sibling list
    page (given by :class:`pipelines.siblings.pairing.SiblingPairing`), apply it to this page, store it
    (replacing the old one: a *re-induction*). Without a sibling the page keeps the records the
@@ -70,9 +70,9 @@ from extractors.errors import BadInput
 from extractors.page import Page, parse_page
 from pipelines.items import ItemIdentity, NewsList
 from pipelines.reasons import NOT_NEEDED, reason_slug
-from pipelines.record_board import RecordBoard
+from pipelines.lists.record_board import RecordBoard
 from pipelines.throttled_log import ThrottledLog
-from pipelines.wrappers import (
+from pipelines.lists.wrapper_store import (
     StoredWrapper,
     WrapperStore,
     drift_reason,
@@ -404,7 +404,7 @@ def _ms(started: float) -> float:
 
 class ListStage:
     """The list-page part of :class:`~pipelines.extract.ExtractPipeline`: wrapper store, stats, and
-    the records handed to the spider (:mod:`pipelines.record_board`)."""
+    the records handed to the spider (:mod:`pipelines.lists.record_board`)."""
 
     def __init__(self, crawler: Crawler, store: WrapperStore | None) -> None:
         self.crawler = crawler
