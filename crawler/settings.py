@@ -84,7 +84,7 @@ NEWSCRAWL_MAX_RECORDS_PER_LIST = 5_000
 
 ITEM_PIPELINES = dict(DEFAULT_PIPELINES)
 # The WARC archive is written at the downloader: every exchange, payload as received (pipelines/
-# warc_capture.py); the archive pipeline then checks each page item's pointer into it.
+# archive/capture.py); the archive pipeline then checks each page item's pointer into it.
 # One dict for every downloader middleware of ours (branches once each assigned their own and the
 # last assignment silently won): the request tracker first, the SSRF guard before Scrapy's own, the
 # WARC capture after them.

@@ -1,7 +1,7 @@
 """newscrawl's Scrapy item pipelines: archive (WARC), extract, sinks (JSONL, Redis Stream).
 
-The WARC archive is written by a downloader middleware (``warc_capture``, with ``warc_writer``,
-``warc_records``, ``warc_index``, ``warc_recovery``): enable it with
+The WARC archive is written by a downloader middleware (the archive room, ``archive/``: its
+``capture``, ``writer``, ``records``, ``index``, ``recovery``): enable it with
 ``DOWNLOADER_MIDDLEWARES = CAPTURE_MIDDLEWARES``.
 
 The extract pipeline's helpers live beside it: sibling pairing (``pairing``, ``siblings``,
@@ -27,21 +27,21 @@ __all__ = [
 
 #: ``ITEM_PIPELINES`` value: archive first, then extract, then the sinks.
 DEFAULT_PIPELINES: dict[str, int] = {
-    "pipelines.archive.WarcArchivePipeline": 100,
+    "pipelines.archive.pipeline.WarcArchivePipeline": 100,
     "pipelines.extract.ExtractPipeline": 200,
     "pipelines.jsonl.JsonlSinkPipeline": 300,
     "pipelines.redis_stream.RedisStreamPipeline": 400,
 }
 
 #: ``DOWNLOADER_MIDDLEWARES`` value: the WARC capture, after all of Scrapy's own (see
-#: ``pipelines.warc_capture.CAPTURE_ORDER``).
-CAPTURE_MIDDLEWARES: dict[str, int] = {"pipelines.warc_capture.WarcCaptureMiddleware": 950}
+#: ``pipelines.archive.capture.CAPTURE_ORDER``).
+CAPTURE_MIDDLEWARES: dict[str, int] = {"pipelines.archive.capture.WarcCaptureMiddleware": 950}
 
 
 def __getattr__(name: str):
     """Import a pipeline class on first use, so ``import pipelines`` stays light."""
     modules = {
-        "WarcArchivePipeline": "archive",
+        "WarcArchivePipeline": "archive.pipeline",
         "ExtractPipeline": "extract",
         "JsonlSinkPipeline": "jsonl",
         "RedisStreamPipeline": "redis_stream",

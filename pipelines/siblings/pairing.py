@@ -5,7 +5,7 @@ Where pages wait, and why there
 The spider (``crawler/spiders/news.py``) marks on every article page item the page's own link
 with the same template key (``sibling_link``, see ``crawler/sibling_links.py``) and, for the first
 article of a template it sees, requests that link with high priority. The page item then goes
-through :class:`~pipelines.archive.WarcArchivePipeline` first (the raw page is archived before
+through :class:`~pipelines.archive.pipeline.WarcArchivePipeline` first (the raw page is archived before
 anything waits) and reaches :class:`~pipelines.extract.ExtractPipeline`, which asks
 :meth:`SiblingPairing.find`:
 
