@@ -29,8 +29,8 @@ __all__ = [
 DEFAULT_PIPELINES: dict[str, int] = {
     "pipelines.archive.pipeline.WarcArchivePipeline": 100,
     "pipelines.extract.ExtractPipeline": 200,
-    "pipelines.jsonl.JsonlSinkPipeline": 300,
-    "pipelines.redis_stream.RedisStreamPipeline": 400,
+    "pipelines.sinks.jsonl.JsonlSinkPipeline": 300,
+    "pipelines.sinks.redis_stream.RedisStreamPipeline": 400,
 }
 
 #: ``DOWNLOADER_MIDDLEWARES`` value: the WARC capture, after all of Scrapy's own (see
@@ -43,8 +43,8 @@ def __getattr__(name: str):
     modules = {
         "WarcArchivePipeline": "archive.pipeline",
         "ExtractPipeline": "extract",
-        "JsonlSinkPipeline": "jsonl",
-        "RedisStreamPipeline": "redis_stream",
+        "JsonlSinkPipeline": "sinks.jsonl",
+        "RedisStreamPipeline": "sinks.redis_stream",
     }
     if name not in modules:
         raise AttributeError(f"module 'pipelines' has no attribute {name!r}")

@@ -11,7 +11,7 @@ random fingerprints (the crawl's are SHA-1 based, so random ones are representat
    (``<dupefilter>:g<generation>:<bucket>``, intsets with an expiry) at the density 100 M URLs give them (``--at`` URLs spread over 2^18 buckets: only a
    share of the buckets is filled, as full as they would be), and at ``--urls`` spread over every
    bucket (a small crawl, where each bucket's own overhead counts); against the older single set
-   of 40-character hex strings; and the item stream's seen check (:mod:`pipelines.redis_stream`,
+   of 40-character hex strings; and the item stream's seen check (:mod:`pipelines.sinks.redis_stream`,
    one entry per item written: 64-bit integers in 2^20 bucket hashes, as full as ``--at`` items
    make them), against its older single hash of 40-character strings.
 
@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from pipelines.redis_stream import STREAM_SEEN_BUCKETS
+from pipelines.sinks.redis_stream import STREAM_SEEN_BUCKETS
 from crawler.scheduling.seen import (
     MIN_RECENT, RECENT_SHARE, SEEN_BUCKETS, SeenSet, seen_bucket, signed64,
 )
@@ -161,7 +161,7 @@ def redis_figures(client: Any, count: int, at: int, rng: np.random.Generator) ->
         pipe.sadd(key, *(f"{fp:016x}" + "0" * 24 for fp in fps[start : start + 10_000]))
         pipe.execute()
     result["old"] = {"urls": count, "bytes_per_url": round((_used(client) - before) / count, 2)}
-    # the item stream's seen check (pipelines/redis_stream.py): before, one hash of 40-hex id →
+    # the item stream's seen check (pipelines/sinks/redis_stream.py): before, one hash of 40-hex id →
     # 40-hex content hash; now 64-bit integers in 2^20 bucket hashes, filled as `at` items fill them
     client.flushdb()
     before = _used(client)

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
-    "pipelines.serialize",
+    "pipelines.sinks.serialize",
     "pipelines.redis_client",
     "pipelines.rolling",
     "pipelines.archive.records",

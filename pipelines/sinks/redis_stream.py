@@ -31,7 +31,7 @@ folder when the worker stops (see that module). Items always reach the JSONL fil
 Consumers: the group ``NEWSCRAWL_STREAM_GROUP`` (default "newscrawl"; empty: none) is created at
 start, reading from the stream's first entry, so a consumer started later misses nothing. Trimming
 (every 100 items or 5 s) never deletes an entry a registered group has not acknowledged
-(:mod:`pipelines.stream_groups`); ``NEWSCRAWL_STREAM_MAXLEN`` (100 000) is the length cap when no
+(:mod:`pipelines.sinks.stream_groups`); ``NEWSCRAWL_STREAM_MAXLEN`` (100 000) is the length cap when no
 group is registered, and with groups the length past which the crawl warns and slows down (each
 item waits up to 60 s for the groups to catch up, then is added anyway).
 
@@ -55,8 +55,8 @@ from scrapy.utils.asyncio import run_in_thread, sleep
 
 from pipelines.redis_link import HELD, RedisLink, redis_link
 from pipelines.redis_client import RedisUnavailable, redacted_url
-from pipelines.serialize import item_to_json
-from pipelines.stream_groups import create_group, trim
+from pipelines.sinks.serialize import item_to_json
+from pipelines.sinks.stream_groups import create_group, trim
 from pipelines.throttled_log import ThrottledLog
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ class RedisStreamPipeline:
         return item
 
     def trim(self) -> None:
-        """Trim by :mod:`pipelines.stream_groups`' policy; note when a lagging group holds the
+        """Trim by :mod:`pipelines.sinks.stream_groups`' policy; note when a lagging group holds the
         stream past its cap (backpressure). Skipped while Redis is away."""
         assert self.link is not None
         self._since_trim, self._trimmed_at = 0, time.monotonic()
