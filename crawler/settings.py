@@ -139,7 +139,7 @@ NEWSCRAWL_LEASE_REAP_INTERVAL = 5.0
 # A worker that found the shared queue empty looks again this often (seconds; 0: only when Scrapy's
 # engine asks, which an idle engine does every 5 s); crawler/scheduling/scheduler.py.
 NEWSCRAWL_QUEUE_POLL_INTERVAL = 0.2
-# Redis outages (pipelines/redis_link.py): writes held in memory (at most
+# Redis outages (pipelines/redis_conn/link.py): writes held in memory (at most
 # NEWSCRAWL_REDIS_HOLD_MAX) and replayed when Redis is back; a worker stops (exit code 3) once Redis has been away longer than
 # NEWSCRAWL_REDIS_MAX_OUTAGE seconds, saving what it holds to <out>/held-redis.journal.
 NEWSCRAWL_REDIS_MAX_OUTAGE = 300.0

@@ -175,7 +175,7 @@ class NewsSpider(scrapy.Spider):
             spider.sites = SiteBook(sites)
             spider.seeds += [url for site in sites for url in site.start_urls]
         elif crawler.settings.get("NEWSCRAWL_REDIS_URL"):  # a worker: the sites `seed` stored
-            from pipelines.redis_link import redis_link
+            from pipelines.redis_conn.link import redis_link
 
             spider.sites = SiteBook(link_factory=lambda: redis_link(crawler), crawler=crawler)
         return spider

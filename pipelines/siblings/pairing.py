@@ -64,7 +64,7 @@ from twisted.internet.defer import Deferred
 from extractors import AUTO, USE_SIBLING
 from pipelines.reasons import (CLOSED, HOLD_FULL, NO_LINK, NOT_ARTICLE, NOT_NEEDED, NOT_STORED,
                                STORE_DOWN)
-from pipelines.redis_client import crawler_redis
+from pipelines.redis_conn.clients import crawler_redis
 from pipelines.siblings.hold import SiblingHold
 from pipelines.throttled_log import ThrottledLog
 from pipelines.siblings.store import (
@@ -264,7 +264,7 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     """The pairing of a crawl from its ``NEWSCRAWL_SIBLING*`` settings; None when disabled.
 
     The store is Redis (shared by all workers) when ``NEWSCRAWL_REDIS_URL`` is set, on the crawl's
-    one client (:func:`pipelines.redis_client.crawler_redis`), else in memory. No network here: the
+    one client (:func:`pipelines.redis_conn.clients.crawler_redis`), else in memory. No network here: the
     Redis client connects on first use.
     """
     s = crawler.settings

@@ -24,7 +24,7 @@ strings used before). That older hash,
 ~3 in 10 000 among 100 M items): the second is taken for an update of the first (streamed, unless
 it is a redelivery).
 
-Writes go through the crawl's :class:`~pipelines.redis_link.RedisLink`: while Redis is away items
+Writes go through the crawl's :class:`~pipelines.redis_conn.link.RedisLink`: while Redis is away items
 are held in memory (bounded) and replayed in order when it is back, or saved under the output
 folder when the worker stops (see that module). Items always reach the JSONL files too.
 
@@ -53,8 +53,8 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread, sleep
 
-from pipelines.redis_link import HELD, RedisLink, redis_link
-from pipelines.redis_client import RedisUnavailable, redacted_url
+from pipelines.redis_conn.link import HELD, RedisLink, redis_link
+from pipelines.redis_conn.clients import RedisUnavailable, redacted_url
 from pipelines.sinks.serialize import item_to_json
 from pipelines.sinks.stream_groups import create_group, trim
 from pipelines.throttled_log import ThrottledLog

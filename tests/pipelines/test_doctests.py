@@ -9,7 +9,7 @@ import pytest
 
 MODULES = [
     "pipelines.sinks.serialize",
-    "pipelines.redis_client",
+    "pipelines.redis_conn.clients",
     "pipelines.rolling",
     "pipelines.archive.records",
     "pipelines.archive.index",

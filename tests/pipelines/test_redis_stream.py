@@ -13,7 +13,7 @@ import redis
 from scrapy.exceptions import NotConfigured
 
 from pipelines.sinks.jsonl import JsonlSinkPipeline
-from pipelines.redis_client import RedisUnavailable
+from pipelines.redis_conn.clients import RedisUnavailable
 from pipelines.sinks.redis_stream import RedisStreamPipeline, content_hash
 from tests.pipelines.helpers import build, drive, make_crawler, run, run_pipeline
 
@@ -97,7 +97,7 @@ def test_server_killed_mid_crawl_items_still_reach_jsonl(
         for pipeline in sinks:
             pipeline.close_spider()
 
-    with caplog.at_level(logging.ERROR, logger="pipelines.redis_link"):
+    with caplog.at_level(logging.ERROR, logger="pipelines.redis_conn.link"):
         run(crawl())
     (jsonl,) = tmp_path.glob("*.jsonl")
     assert [json.loads(line) for line in jsonl.read_text().splitlines()] == sent
