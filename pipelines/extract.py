@@ -1,13 +1,21 @@
-"""ExtractPipeline: a page item in, a news item out, extraction run in a worker thread.
+"""ExtractPipeline, the hall: a page item in, a news item out, routed to the article or list room.
 
 Runs :func:`extractors.extract` off the reactor thread and replaces the page item (raw bytes)
 by a JSON-ready news item. Bad input (empty, binary, oversized... pages) drops the item
 with its reason counted under ``newscrawl/skipped/<reason>``; an extractor bug drops the item,
 is logged with the URL and counted under ``newscrawl/errors/extract_exception``.
 
-Article pages are extracted against a same-template sibling page (LCS denoising, paper 003) found
-by :class:`pipelines.siblings.pairing.SiblingPairing`, which may hold a page until its sibling arrives; the
-news item says which sibling was used or why there was none (``extraction.sibling``).
+A page's path (docs/architecture.md, "The rooms"): the sibling room's door,
+:meth:`pipelines.siblings.pairing.SiblingPairing.find`, gives the same-template sibling (paper
+003), holding the page until one arrives if it must (a list page whose template has a wrapper,
+:meth:`pipelines.lists.stage.ListStage.has_wrapper`, is not held); the extraction runs against it;
+then one call: an article becomes its item (:func:`pipelines.items.article_item`, saying which
+sibling was used or why there was none, ``extraction.sibling``), a list page (route ``list``, or
+an extracted ``page_type`` of ``list``) goes to the list room
+(:meth:`pipelines.lists.stage.ListStage.news_list`: records by a PSNT wrapper, known or induced
+from the page and a same-template sibling list page). The record URLs of a route-``list`` page
+are handed to the spider, which is waiting for them to request them first
+(:meth:`~pipelines.lists.stage.ListStage.publish`), whatever happens to the item.
 
 A page is parsed once: the spider's link scan parses it (``item["parsed"]``) and the extraction
 takes that tree; the same tree goes into the cache of parsed siblings at once, since the page
@@ -15,12 +23,6 @@ becomes the newest stored sibling of its template, which the next articles of th
 paired with (:mod:`pipelines.siblings.parsed_pages`; ``NEWSCRAWL_PARSED_PAGES``,
 ``NEWSCRAWL_SIBLING_PAGES``). Before, the sibling was parsed again for 162 of the crawl bench's 248
 pages: a tenth of the crawl's CPU.
-
-List pages (route ``list``, or an extracted ``page_type`` of ``list``) become ``NewsList`` items:
-records by a PSNT wrapper, known or induced from the page and a same-template sibling list page
-(:mod:`pipelines.lists.stage`); a list page whose template has a known wrapper is not held for a sibling.
-The record URLs of a route-``list`` page are handed to the spider, which is waiting for them to
-request them first (:mod:`pipelines.lists.record_board`), whatever happens to the item.
 """
 
 from __future__ import annotations
@@ -42,7 +44,6 @@ from pipelines.reasons import DISABLED, reason_slug
 from pipelines.siblings.pairing import SiblingPairing, pairing_from_crawler, use_sibling_setting
 from pipelines.siblings.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PARSED,
                                              PageCache, body_key, parsed_sibling)
-from pipelines.siblings.store import StoredPage
 
 if TYPE_CHECKING:
     from typing import Self
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
     from pipelines.lists.record_board import RecordBoard
+    from pipelines.siblings.store import StoredPage
 
 __all__ = ["ExtractPipeline", "extract_page"]
 
