@@ -67,8 +67,9 @@ SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 # (a gzip bomb stops there too, counted too_large).
 NEWSCRAWL_MAX_PAGE_BYTES = DEFAULT_MAX_BYTES  # 10 MB, written once in extractors/page.py
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
-# Parsed pages kept by the extract pipeline (pipelines/siblings/parsed_pages.py): the spider's parse of a
-# page while it waits for its sibling, and parsed siblings for the next article of their template.
+# Parsed pages kept by the extract pipeline (pipelines/siblings/parsed_pages.py): the spider's parse
+# of a page while it waits for its sibling, and parsed siblings for the next article of their
+# template.
 NEWSCRAWL_PARSED_PAGES = DEFAULT_PARSED_PAGES  # 128
 NEWSCRAWL_SIBLING_PAGES = DEFAULT_SIBLING_PAGES  # 32
 
@@ -145,12 +146,12 @@ NEWSCRAWL_QUEUE_POLL_INTERVAL = 0.2
 NEWSCRAWL_REDIS_MAX_OUTAGE = 300.0
 NEWSCRAWL_REDIS_HOLD_MAX = 100_000
 
-# PSNT wrappers of list pages (pipelines/lists/wrapper_store.py, pipelines/lists/stage.py): on by default; stored as
-# JSON files in NEWSCRAWL_WRAPPER_DIR (default: <NEWSCRAWL_JSONL_DIR>/wrappers), or in the Redis hash
-# NEWSCRAWL_WRAPPER_KEY in distributed mode. A list page's links wait at most NEWSCRAWL_RECORDS_WAIT
-# seconds for its records (requested first, see crawler/spiders/news.py). A list page with no
-# wrapper and no sibling gets records from a wrapper induced from it alone, not stored
-# (NEWSCRAWL_WRAPPERS_SINGLE_PAGE; off: no records, as before).
+# PSNT wrappers of list pages (pipelines/lists/wrapper_store.py, pipelines/lists/stage.py): on by
+# default; stored as JSON files in NEWSCRAWL_WRAPPER_DIR (default: <NEWSCRAWL_JSONL_DIR>/wrappers),
+# or in the Redis hash NEWSCRAWL_WRAPPER_KEY in distributed mode. A list page's links wait at most
+# NEWSCRAWL_RECORDS_WAIT seconds for its records (requested first, see crawler/spiders/news.py). A
+# list page with no wrapper and no sibling gets records from a wrapper induced from it alone, not
+# stored (NEWSCRAWL_WRAPPERS_SINGLE_PAGE; off: no records, as before).
 NEWSCRAWL_WRAPPERS_ENABLED = True
 NEWSCRAWL_WRAPPERS_SINGLE_PAGE = True
 # On: where no wrapper holds (no sibling, or its induction found nothing), the records of DWSIE's

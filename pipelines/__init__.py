@@ -1,11 +1,18 @@
-"""newscrawl's Scrapy item pipelines: archive (WARC), extract, sinks (JSONL, Redis Stream).
+"""newscrawl's Scrapy item pipelines, one room per feature around the hall (``extract``).
 
-The WARC archive is written by a downloader middleware (the archive room, ``archive/``: its
-``capture``, ``writer``, ``records``, ``index``, ``recovery``): enable it with
-``DOWNLOADER_MIDDLEWARES = CAPTURE_MIDDLEWARES``.
-
-The extract pipeline's helpers live beside it: sibling pairing (``pairing``, ``siblings``,
-``sibling_hold``), list pages and their PSNT wrappers (``lists``, ``wrappers``, ``record_board``).
+- ``extract``: ``ExtractPipeline``, the hall: a page item in, a news item out, routed to the
+  article or the list room;
+- ``archive/``: the WARC archive, written by a downloader middleware (``archive.capture``, with
+  ``writer``, ``records``, ``index``, ``recovery``, ``reader``; enable it with
+  ``DOWNLOADER_MIDDLEWARES = CAPTURE_MIDDLEWARES``) and checked by ``archive.pipeline``;
+- ``siblings/``: the same-template sibling of a page (``pairing``, ``store``, ``hold``,
+  ``parsed_pages``);
+- ``lists/``: list pages and their PSNT wrappers (``stage``, ``wrapper_store``, ``record_board``);
+- ``sinks/``: where items go (``jsonl``, ``redis_stream`` with ``stream_groups``, ``serialize``);
+- ``redis_conn/``: the worker's one Redis client (``clients``) and its ``link``;
+- the floor, used by the rooms and using none: ``items`` (the typed items), ``reasons`` (why a page
+  has no sibling), ``untrusted`` (bounded reads of stored data), ``throttled_log``, ``rolling``
+  (rolling file names and locks of the WARC and JSONL files).
 
 Enable them all with ``ITEM_PIPELINES = DEFAULT_PIPELINES``; each one switches itself off
 (``NotConfigured``) when its settings say so: ``NEWSCRAWL_WARC_ENABLED = False``, no

@@ -145,7 +145,8 @@ def sibling_note(sibling: Any, no_sibling: str | None, used: dict | None) -> dic
     >>> from types import SimpleNamespace
     >>> sibling_note(None, "no same-template link on the page", None)
     {'url': None, 'used': False, 'reason': 'no same-template link on the page'}
-    >>> sibling_note(SimpleNamespace(url="https://a.org/n/x-y"), None, {"used": True, "reason": None})
+    >>> page = SimpleNamespace(url="https://a.org/n/x-y")
+    >>> sibling_note(page, None, {"used": True, "reason": None})
     {'url': 'https://a.org/n/x-y', 'used': True, 'reason': None}
     """
     if sibling is None:

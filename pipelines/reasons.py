@@ -1,10 +1,10 @@
 """Why a page went on without a sibling: the reasons an item says (``extraction.sibling.reason``)
 and their stats slugs (``newscrawl/siblings/none/<slug>``).
 
-Both rooms that pair pages read them: the sibling room gives them (:mod:`pipelines.siblings.pairing`,
-:mod:`pipelines.siblings.hold`), the list room says one of its own (``NOT_NEEDED``: the template
-has a wrapper) and slugs its own reasons with :func:`reason_slug`. They live here, below both rooms,
-so that neither room imports the other.
+Both rooms that pair pages read them: the sibling room gives them
+(:mod:`pipelines.siblings.pairing`, :mod:`pipelines.siblings.hold`), the list room says one of its
+own (``NOT_NEEDED``: the template has a wrapper) and slugs its own reasons with :func:`reason_slug`.
+They live here, below both rooms, so that neither room imports the other.
 """
 
 from __future__ import annotations

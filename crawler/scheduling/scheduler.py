@@ -91,8 +91,8 @@ class SharedQueueScheduler(Scheduler):
     @classmethod
     def from_crawler(cls, crawler: Any) -> SharedQueueScheduler:
         """scrapy-redis's ``from_settings``, but with the crawl's one client
-        (:func:`pipelines.redis_conn.clients.crawler_redis`), PINGed here so that a wrong URL stops the
-        crawl at start with a message naming it."""
+        (:func:`pipelines.redis_conn.clients.crawler_redis`), PINGed here so that a wrong URL stops
+        the crawl at start with a message naming it."""
         settings = crawler.settings
         optional = {
             "queue_key": "SCHEDULER_QUEUE_KEY",

@@ -17,18 +17,17 @@ whitespace: ``scrapy crawl news -a start_urls=https://a.example/,https://b.examp
 Sibling pairing (``NEWSCRAWL_SIBLINGS_ENABLED``): every article and list page item carries its
 nearest same-template link (``sibling_link``, :mod:`crawler.sibling_links`; list pages are keyed by
 :func:`~crawler.sibling_links.list_template_key`, also their item's ``template_key``); for the first
-page of each template key this spider sees, that link is requested first, with priority ``SIBLING_PRIORITY`` and
-``meta["newscrawl_sibling_for"]`` = the page's URL (the page item of its response carries it as
-``sibling_for``, so the pipeline stores it whatever its route). Links past ``DEPTH_LIMIT`` are not
-requested (Scrapy's depth middleware would drop them). The pipeline side is :mod:`pipelines.siblings.pairing`.
-The sibling of an article serves LCS denoising, which the extractor uses on CJK pages only
-(:mod:`extractors.script`); so with ``NEWSCRAWL_USE_SIBLING`` ``auto`` (the default) an article
-page whose text is not CJK (:func:`extractors.script.page_is_cjk`, run by the link scan in its
-worker thread on the parse it made)
-gets no sibling link and requests no sibling: its item says ``sibling_skip`` ``"not_cjk"`` and
-the pipeline neither stores nor pairs it (``never``: no article is paired, ``"use_sibling=never"``;
-``always``: every article is, as before the CJK test). List pages are paired whatever their
-script (PSNT wrappers).
+page of each template key this spider sees, that link is requested first, with priority
+``SIBLING_PRIORITY`` and ``meta["newscrawl_sibling_for"]`` = the page's URL (the page item of its
+response carries it as ``sibling_for``, so the pipeline stores it whatever its route). Links past
+``DEPTH_LIMIT`` are not requested (Scrapy's depth middleware would drop them). The pipeline side is
+:mod:`pipelines.siblings.pairing`. The sibling of an article serves LCS denoising, which the
+extractor uses on CJK pages only (:mod:`extractors.script`); so with ``NEWSCRAWL_USE_SIBLING``
+``auto`` (the default) an article page whose text is not CJK (:func:`extractors.script.page_is_cjk`,
+run by the link scan in its worker thread on the parse it made) gets no sibling link and requests no
+sibling: its item says ``sibling_skip`` ``"not_cjk"`` and the pipeline neither stores nor pairs it
+(``never``: no article is paired, ``"use_sibling=never"``; ``always``: every article is, as before
+the CJK test). List pages are paired whatever their script (PSNT wrappers).
 
 List pages and their records (``NEWSCRAWL_WRAPPERS_ENABLED``, with the extract pipeline on): for a
 page routed ``list`` the callback yields the sibling request (list pages have same-template siblings

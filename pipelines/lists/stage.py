@@ -4,12 +4,13 @@
 and the store's file or Redis I/O are all blocking) on the page the article chain already parsed
 (``Extraction.page``): a list page is parsed once. For a list page of template key K:
 
-1. K has a stored wrapper (:mod:`pipelines.lists.wrapper_store`): apply it. It *matches* when it finds the main
-   structure and at least ``MIN_RECORDS`` records without a sharp drop against its recent record
-   counts (:func:`pipelines.lists.wrapper_store.drift_reason`); the match is counted on the stored wrapper.
+1. K has a stored wrapper (:mod:`pipelines.lists.wrapper_store`): apply it. It *matches* when it
+   finds the main structure and at least ``MIN_RECORDS`` records without a sharp drop against its
+   recent record counts (:func:`pipelines.lists.wrapper_store.drift_reason`); the match is counted
+   on the stored wrapper.
 2. No wrapper, or it no longer matches: induce one from this page and a same-template sibling list
-   page (given by :class:`pipelines.siblings.pairing.SiblingPairing`), apply it to this page, store it
-   (replacing the old one: a *re-induction*). Without a sibling the page keeps the records the
+   page (given by :class:`pipelines.siblings.pairing.SiblingPairing`), apply it to this page, store
+   it (replacing the old one: a *re-induction*). Without a sibling the page keeps the records the
    drifted wrapper still found (if any) and says why it was not re-induced.
 3. No sibling came (every reason the pairing gives up: no same-template link, the wait timed out,
    the holding area full, the crawl closing) and step 1 left no records, or the sibling's

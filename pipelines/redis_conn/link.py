@@ -73,8 +73,8 @@ class RedisLink:
     ) -> None:
         self.crawler = crawler
         self.url = url
-        #: the crawl's one client (:func:`pipelines.redis_conn.clients.crawler_redis`: short timeouts, no
-        #: retry inside redis-py: this link retries); its owner closes it, not the link
+        #: the crawl's one client (:func:`pipelines.redis_conn.clients.crawler_redis`: short
+        #: timeouts, no retry inside redis-py: this link retries); its owner closes it, not the link
         self.client = client
         self.spill_path = spill_path
         self.max_outage_s = max_outage_s

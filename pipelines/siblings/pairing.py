@@ -1,11 +1,10 @@
 """SiblingPairing: find the same-template sibling an article page is extracted against (paper 003).
 
-Where pages wait, and why there
--------------------------------
-The spider (``crawler/spiders/news.py``) marks on every article page item the page's own link
-with the same template key (``sibling_link``, see ``crawler/sibling_links.py``) and, for the first
-article of a template it sees, requests that link with high priority. The page item then goes
-through :class:`~pipelines.archive.pipeline.WarcArchivePipeline` first (the raw page is archived before
+Where pages wait, and why there ------------------------------- The spider
+(``crawler/spiders/news.py``) marks on every article page item the page's own link with the same
+template key (``sibling_link``, see ``crawler/sibling_links.py``) and, for the first article of a
+template it sees, requests that link with high priority. The page item then goes through
+:class:`~pipelines.archive.pipeline.WarcArchivePipeline` first (the raw page is archived before
 anything waits) and reaches :class:`~pipelines.extract.ExtractPipeline`, which asks
 :meth:`SiblingPairing.find`:
 
@@ -15,8 +14,8 @@ anything waits) and reaches :class:`~pipelines.extract.ExtractPipeline`, which a
    paired: it goes on at once, with that reason (``not_cjk``), unless it was itself fetched as a
    sibling (then it is stored for the page that asked for it);
 1. every article and list page (and every page fetched as a sibling) is added to the
-   :class:`~pipelines.siblings.store.SiblingStore` of its template key on arrival, *then* the store is read:
-   of two pages of a new template arriving together, the later one finds the other;
+   :class:`~pipelines.siblings.store.SiblingStore` of its template key on arrival, *then* the store
+   is read: of two pages of a new template arriving together, the later one finds the other;
 2. the newest stored page of the template, other than the page itself, is the sibling;
 3. none stored and no same-template link on the page: go on at once without a sibling;
 4. none stored yet, but a link: the page is *held* in a bounded :class:`SiblingHold` until a page of
@@ -264,8 +263,8 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     """The pairing of a crawl from its ``NEWSCRAWL_SIBLING*`` settings; None when disabled.
 
     The store is Redis (shared by all workers) when ``NEWSCRAWL_REDIS_URL`` is set, on the crawl's
-    one client (:func:`pipelines.redis_conn.clients.crawler_redis`), else in memory. No network here: the
-    Redis client connects on first use.
+    one client (:func:`pipelines.redis_conn.clients.crawler_redis`), else in memory. No network
+    here: the Redis client connects on first use.
     """
     s = crawler.settings
     if not s.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True):

@@ -24,15 +24,15 @@ strings used before). That older hash,
 ~3 in 10 000 among 100 M items): the second is taken for an update of the first (streamed, unless
 it is a redelivery).
 
-Writes go through the crawl's :class:`~pipelines.redis_conn.link.RedisLink`: while Redis is away items
-are held in memory (bounded) and replayed in order when it is back, or saved under the output
+Writes go through the crawl's :class:`~pipelines.redis_conn.link.RedisLink`: while Redis is away
+items are held in memory (bounded) and replayed in order when it is back, or saved under the output
 folder when the worker stops (see that module). Items always reach the JSONL files too.
 
 Consumers: the group ``NEWSCRAWL_STREAM_GROUP`` (default "newscrawl"; empty: none) is created at
 start, reading from the stream's first entry, so a consumer started later misses nothing. Trimming
 (every 100 items or 5 s) never deletes an entry a registered group has not acknowledged
-(:mod:`pipelines.sinks.stream_groups`); ``NEWSCRAWL_STREAM_MAXLEN`` (100 000) is the length cap when no
-group is registered, and with groups the length past which the crawl warns and slows down (each
+(:mod:`pipelines.sinks.stream_groups`); ``NEWSCRAWL_STREAM_MAXLEN`` (100 000) is the length cap when
+no group is registered, and with groups the length past which the crawl warns and slows down (each
 item waits up to 60 s for the groups to catch up, then is added anyway).
 
 Stats: ``newscrawl/items_streamed``, ``newscrawl/stream_duplicates`` (not added again),

@@ -1,4 +1,5 @@
-"""The bounded cache of parsed pages (pipelines/siblings/parsed_pages.py) and extraction from a cached sibling."""
+"""The bounded cache of parsed pages (pipelines/siblings/parsed_pages.py) and extraction from a
+cached sibling."""
 
 from __future__ import annotations
 
