@@ -18,8 +18,8 @@ from scrapy.http import Response, TextResponse
 from crawler.scheduling.tracker import REDELIVERED_META
 from crawler.sources import HINT_META
 from crawler.templates import template_key
-from pipelines.siblings.parsed_pages import PARSED
 from pipelines.archive.capture import WARC_META
+from pipelines.siblings.parsed_pages import PARSED
 
 __all__ = ["HTML_TYPES", "PARSED", "page_item", "skip_reason"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pipelines import CAPTURE_MIDDLEWARES, DEFAULT_PIPELINES
 from extractors.page import DEFAULT_MAX_BYTES
-from pipelines.siblings.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
 from pipelines.lists.wrapper_store import REDIS_KEY as WRAPPERS_REDIS_KEY
+from pipelines.siblings.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["crawler.spiders"]

@@ -9,8 +9,8 @@ import sys
 from extractors import parse_page
 from extractors.errors import BadInput
 from extractors.psnt import Wrapper, apply_wrapper
-from pipelines.untrusted import UntrustedData, load_json
 from pipelines.lists.wrapper_store import MAX_STORED_BYTES
+from pipelines.untrusted import UntrustedData, load_json
 
 __all__ = ["add_parser", "load_wrapper", "run"]
 

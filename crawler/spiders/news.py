@@ -73,8 +73,8 @@ from crawler.templates import template_key
 from extractors import AUTO, NEVER, NOT_CJK, SIBLING_OFF
 from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.extract import ExtractPipeline
-from pipelines.siblings.pairing import use_sibling_setting
 from pipelines.lists.record_board import RECORD_PRIORITY, RecordBoard
+from pipelines.siblings.pairing import use_sibling_setting
 
 logger = logging.getLogger(__name__)
 

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from warcio.warcwriter import WARCWriter
 
-from pipelines.rolling import lock_or_none, rolling_name
 from pipelines.archive.index import cdxj_line, index_unindexed, write_cdxj, write_lines
 from pipelines.archive.records import WARC_VERSION, exchange_records
 from pipelines.archive.recovery import OPEN_SUFFIX, recover_open_warcs
+from pipelines.rolling import lock_or_none, rolling_name
 
 if TYPE_CHECKING:
     from scrapy.http import Request, Response

@@ -70,8 +70,8 @@ from extractors import psnt
 from extractors.errors import BadInput
 from extractors.page import Page, parse_page
 from pipelines.items import ItemIdentity, NewsList
-from pipelines.reasons import NOT_NEEDED, reason_slug
 from pipelines.lists.record_board import RecordBoard
+from pipelines.reasons import NOT_NEEDED, reason_slug
 from pipelines.throttled_log import ThrottledLog
 from pipelines.lists.wrapper_store import (
     StoredWrapper,

@@ -65,7 +65,6 @@ from pipelines.reasons import (CLOSED, HOLD_FULL, NO_LINK, NOT_ARTICLE, NOT_NEED
                                STORE_DOWN)
 from pipelines.redis_conn.clients import crawler_redis
 from pipelines.siblings.hold import SiblingHold
-from pipelines.throttled_log import ThrottledLog
 from pipelines.siblings.store import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_BYTES,
@@ -77,6 +76,7 @@ from pipelines.siblings.store import (
     SiblingStore,
     StoredPage,
 )
+from pipelines.throttled_log import ThrottledLog
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

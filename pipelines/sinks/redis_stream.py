@@ -53,8 +53,8 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread, sleep
 
-from pipelines.redis_conn.link import HELD, RedisLink, redis_link
 from pipelines.redis_conn.clients import RedisUnavailable, redacted_url
+from pipelines.redis_conn.link import HELD, RedisLink, redis_link
 from pipelines.sinks.serialize import item_to_json
 from pipelines.sinks.stream_groups import create_group, trim
 from pipelines.throttled_log import ThrottledLog

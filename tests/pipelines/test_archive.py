@@ -24,9 +24,9 @@ from scrapy.settings import Settings
 from warcio.archiveiterator import ArchiveIterator
 
 from pipelines import CAPTURE_MIDDLEWARES
-from pipelines.archive.pipeline import WarcArchivePipeline
 from pipelines.archive.capture import CAPTURE_ORDER, WarcCaptureMiddleware
 from pipelines.archive.index import cdxj_path
+from pipelines.archive.pipeline import WarcArchivePipeline
 from pipelines.archive.writer import WarcWriter
 from tests.pipelines.helpers import FIXTURE_PAGES, PAGES, make_crawler, page_item, run_pipeline
 

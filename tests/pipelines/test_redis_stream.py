@@ -12,8 +12,8 @@ import pytest
 import redis
 from scrapy.exceptions import NotConfigured
 
-from pipelines.sinks.jsonl import JsonlSinkPipeline
 from pipelines.redis_conn.clients import RedisUnavailable
+from pipelines.sinks.jsonl import JsonlSinkPipeline
 from pipelines.sinks.redis_stream import RedisStreamPipeline, content_hash
 from tests.pipelines.helpers import build, drive, make_crawler, run, run_pipeline
 
