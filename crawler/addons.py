@@ -3,12 +3,12 @@
 :class:`FeedOutput` lets Scrapy's feed exports replace the default output folder: ``scrapy crawl
 news -O items.jsonl`` writes its items to ``items.jsonl`` and nothing to ``./output``.
 
-:class:`Distributed` turns a crawl into one worker of a shared crawl when ``NEWSCRAWL_REDIS_URL``
-is set, whichever way the crawl starts: ``newscrawl crawl/worker --redis URL`` (the CLI sets the
-URL) or ``scrapy crawl news -s NEWSCRAWL_REDIS_URL=redis://...``. Without the URL it does nothing
-and the crawl is embedded. ``NEWSCRAWL_REDIS_URL`` is the one Redis setting: every Redis client of
-a worker is the one :func:`pipelines.redis_client.crawler_redis` builds from it (scrapy-redis's
-queue and dupefilter included, so its ``REDIS_URL`` is not read; a ``REDIS_URL`` that differs is
+:class:`Distributed` turns a crawl into one worker of a shared crawl when ``NEWSCRAWL_REDIS_URL`` is
+set, whichever way the crawl starts: ``newscrawl crawl/worker --redis URL`` (the CLI sets the URL)
+or ``scrapy crawl news -s NEWSCRAWL_REDIS_URL=redis://...``. Without the URL it does nothing and the
+crawl is embedded. ``NEWSCRAWL_REDIS_URL`` is the one Redis setting: every Redis client of a worker
+is the one :func:`pipelines.redis_conn.clients.crawler_redis` builds from it (scrapy-redis's queue
+and dupefilter included, so its ``REDIS_URL`` is not read; a ``REDIS_URL`` that differs is
 reported).
 """
 

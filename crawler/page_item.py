@@ -3,7 +3,7 @@
 Shape (see docs/CONTRACT.md): ``{"kind": "page", "url", "status", "request_headers": {str: str},
 "response_headers": {str: [str]}, "body": bytes, "fetched_at", "template_key", "route", "referer",
 "depth", "sibling_link", "sibling_for", "warc"}``; ``warc`` is the pointer of the response's WARC
-record, set by :class:`pipelines.warc_capture.WarcCaptureMiddleware` (``None`` without it).
+record, set by :class:`pipelines.archive.capture.WarcCaptureMiddleware` (``None`` without it).
 Header bytes are decoded as latin-1, so they round-trip exactly. The spider adds ``parsed`` (key
 :data:`PARSED`): the page as :func:`extractors.parse_page` parsed it for the link scan, an object
 in memory only, which the extract pipeline takes out before anything could serialise the item.
@@ -18,8 +18,8 @@ from scrapy.http import Response, TextResponse
 from crawler.scheduling.tracker import REDELIVERED_META
 from crawler.sources import HINT_META
 from crawler.templates import template_key
-from pipelines.parsed_pages import PARSED
-from pipelines.warc_capture import WARC_META
+from pipelines.archive.capture import WARC_META
+from pipelines.siblings.parsed_pages import PARSED
 
 __all__ = ["HTML_TYPES", "PARSED", "page_item", "skip_reason"]
 
@@ -60,7 +60,7 @@ def page_item(
     ``sibling_link``: the page's own link of the same template (articles, see
     :mod:`crawler.sibling_links`); ``sibling_for``: the article this page was requested as a
     sibling for; ``sibling_skip``: why the page is not paired with a sibling at all (an article
-    whose text is not CJK: ``"not_cjk"``, see :mod:`pipelines.pairing`), else None.
+    whose text is not CJK: ``"not_cjk"``, see :mod:`pipelines.siblings.pairing`), else None.
     """
     request = response.request
     referer = request.headers.get(b"Referer") if request is not None else None

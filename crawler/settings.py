@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pipelines import CAPTURE_MIDDLEWARES, DEFAULT_PIPELINES
 from extractors.page import DEFAULT_MAX_BYTES
-from pipelines.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
-from pipelines.wrappers import REDIS_KEY as WRAPPERS_REDIS_KEY
+from pipelines.lists.wrapper_store import REDIS_KEY as WRAPPERS_REDIS_KEY
+from pipelines.siblings.parsed_pages import DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -67,8 +67,9 @@ SPIDER_MIDDLEWARES = {"crawler.scheduling.tracker.RequestDoneMiddleware": 1}
 # (a gzip bomb stops there too, counted too_large).
 NEWSCRAWL_MAX_PAGE_BYTES = DEFAULT_MAX_BYTES  # 10 MB, written once in extractors/page.py
 DOWNLOAD_MAXSIZE = NEWSCRAWL_MAX_PAGE_BYTES
-# Parsed pages kept by the extract pipeline (pipelines/parsed_pages.py): the spider's parse of a
-# page while it waits for its sibling, and parsed siblings for the next article of their template.
+# Parsed pages kept by the extract pipeline (pipelines/siblings/parsed_pages.py): the spider's parse
+# of a page while it waits for its sibling, and parsed siblings for the next article of their
+# template.
 NEWSCRAWL_PARSED_PAGES = DEFAULT_PARSED_PAGES  # 128
 NEWSCRAWL_SIBLING_PAGES = DEFAULT_SIBLING_PAGES  # 32
 
@@ -79,12 +80,12 @@ NEWSCRAWL_SIBLING_PAGES = DEFAULT_SIBLING_PAGES  # 32
 NEWSCRAWL_ALLOWED_NETWORKS: list[str] = []
 # Same-site links followed per page (crawler/link_scan.py); more are cut: newscrawl/capped/links.
 NEWSCRAWL_MAX_LINKS_PER_PAGE = 5_000
-# Records kept per list page (pipelines/lists.py); more are cut: newscrawl/capped/records.
+# Records kept per list page (pipelines/lists/stage.py); more are cut: newscrawl/capped/records.
 NEWSCRAWL_MAX_RECORDS_PER_LIST = 5_000
 
 ITEM_PIPELINES = dict(DEFAULT_PIPELINES)
 # The WARC archive is written at the downloader: every exchange, payload as received (pipelines/
-# warc_capture.py); the archive pipeline then checks each page item's pointer into it.
+# archive/capture.py); the archive pipeline then checks each page item's pointer into it.
 # One dict for every downloader middleware of ours (branches once each assigned their own and the
 # last assignment silently won): the request tracker first, the SSRF guard before Scrapy's own, the
 # WARC capture after them.
@@ -139,18 +140,18 @@ NEWSCRAWL_LEASE_REAP_INTERVAL = 5.0
 # A worker that found the shared queue empty looks again this often (seconds; 0: only when Scrapy's
 # engine asks, which an idle engine does every 5 s); crawler/scheduling/scheduler.py.
 NEWSCRAWL_QUEUE_POLL_INTERVAL = 0.2
-# Redis outages (pipelines/redis_link.py): writes held in memory (at most
+# Redis outages (pipelines/redis_conn/link.py): writes held in memory (at most
 # NEWSCRAWL_REDIS_HOLD_MAX) and replayed when Redis is back; a worker stops (exit code 3) once Redis has been away longer than
 # NEWSCRAWL_REDIS_MAX_OUTAGE seconds, saving what it holds to <out>/held-redis.journal.
 NEWSCRAWL_REDIS_MAX_OUTAGE = 300.0
 NEWSCRAWL_REDIS_HOLD_MAX = 100_000
 
-# PSNT wrappers of list pages (pipelines/wrappers.py, pipelines/lists.py): on by default; stored as
-# JSON files in NEWSCRAWL_WRAPPER_DIR (default: <NEWSCRAWL_JSONL_DIR>/wrappers), or in the Redis hash
-# NEWSCRAWL_WRAPPER_KEY in distributed mode. A list page's links wait at most NEWSCRAWL_RECORDS_WAIT
-# seconds for its records (requested first, see crawler/spiders/news.py). A list page with no
-# wrapper and no sibling gets records from a wrapper induced from it alone, not stored
-# (NEWSCRAWL_WRAPPERS_SINGLE_PAGE; off: no records, as before).
+# PSNT wrappers of list pages (pipelines/lists/wrapper_store.py, pipelines/lists/stage.py): on by
+# default; stored as JSON files in NEWSCRAWL_WRAPPER_DIR (default: <NEWSCRAWL_JSONL_DIR>/wrappers),
+# or in the Redis hash NEWSCRAWL_WRAPPER_KEY in distributed mode. A list page's links wait at most
+# NEWSCRAWL_RECORDS_WAIT seconds for its records (requested first, see crawler/spiders/news.py). A
+# list page with no wrapper and no sibling gets records from a wrapper induced from it alone, not
+# stored (NEWSCRAWL_WRAPPERS_SINGLE_PAGE; off: no records, as before).
 NEWSCRAWL_WRAPPERS_ENABLED = True
 NEWSCRAWL_WRAPPERS_SINGLE_PAGE = True
 # On: where no wrapper holds (no sibling, or its induction found nothing), the records of DWSIE's
@@ -166,5 +167,5 @@ NEWSCRAWL_LISTS_DWSIE = False
 # markups); docs/evaluation.md "List records at precision 0.95" and "List records, third round".
 NEWSCRAWL_LISTS_CONFIRMED = True
 NEWSCRAWL_WRAPPER_DIR = None
-NEWSCRAWL_WRAPPER_KEY = WRAPPERS_REDIS_KEY  # pipelines/wrappers.py
+NEWSCRAWL_WRAPPER_KEY = WRAPPERS_REDIS_KEY  # pipelines/lists/wrapper_store.py
 NEWSCRAWL_RECORDS_WAIT = 90.0

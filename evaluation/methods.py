@@ -119,9 +119,9 @@ def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, polic
     # which article fields came back (the runner reports the share per field) and step timings
     pred["field_coverage"] = {name: bool(found.get(name)) for name in FIELD_NAMES}
     pred["timings_ms"] = found.get("timings_ms", {})
-    if found.get("page_type") == "list":  # the crawl's list step (pipelines/lists.py, defaults):
-        # PSNT with the sibling, else the records DWSIE's list subtrees and PSNT on the page alone
-        # agree on; no records on pages typed otherwise
+    if found.get("page_type") == "list":  # the crawl's list step (pipelines/lists/stage.py,
+        # defaults): PSNT with the sibling, else the records DWSIE's list subtrees and PSNT on the
+        # page alone agree on; no records on pages typed otherwise
         pred["records"] = [r.to_dict() for r in _crawl_list_records(html, url, sibling)]
     return pred
 

@@ -231,7 +231,7 @@ def extended_records(page: Page, records: list[Record], teasers: bool
     them or DWSIE's one list markup (``teasers``: the :data:`TEASER_RULES`), the teasers of their
     markup (:func:`more_teasers`); and which of
     ``more_cards``, ``cards_instead``, ``teasers`` changed them, in that order. The crawl's list
-    step (:mod:`pipelines.lists`) and :func:`crawl_records` both extend their records so."""
+    step (:mod:`pipelines.lists.stage`) and :func:`crawl_records` both extend their records so."""
     records, how = with_cards(page, records)
     hows = [how] if how else []
     if teasers:

@@ -318,7 +318,7 @@ def apply_wrapper(wrapper: Wrapper, page: Page, max_records: int | None = None) 
     """The records ``wrapper`` finds on ``page`` (paper 3.6.2); see the module docstring.
 
     ``max_records``: stop after that many records (a hostile page may hold 200 000; the crawl caps
-    records per list page, see ``pipelines.lists.MAX_RECORDS_PER_LIST``).
+    records per list page, see ``pipelines.lists.stage.MAX_RECORDS_PER_LIST``).
     """
     paths = TagPaths(page)
     mains = _find_main_structures(wrapper, paths)

@@ -1,11 +1,18 @@
-"""newscrawl's Scrapy item pipelines: archive (WARC), extract, sinks (JSONL, Redis Stream).
+"""newscrawl's Scrapy item pipelines, one room per feature around the hall (``extract``).
 
-The WARC archive is written by a downloader middleware (``warc_capture``, with ``warc_writer``,
-``warc_records``, ``warc_index``, ``warc_recovery``): enable it with
-``DOWNLOADER_MIDDLEWARES = CAPTURE_MIDDLEWARES``.
-
-The extract pipeline's helpers live beside it: sibling pairing (``pairing``, ``siblings``,
-``sibling_hold``), list pages and their PSNT wrappers (``lists``, ``wrappers``, ``record_board``).
+- ``extract``: ``ExtractPipeline``, the hall: a page item in, a news item out, routed to the
+  article or the list room;
+- ``archive/``: the WARC archive, written by a downloader middleware (``archive.capture``, with
+  ``writer``, ``records``, ``index``, ``recovery``, ``reader``; enable it with
+  ``DOWNLOADER_MIDDLEWARES = CAPTURE_MIDDLEWARES``) and checked by ``archive.pipeline``;
+- ``siblings/``: the same-template sibling of a page (``pairing``, ``store``, ``hold``,
+  ``parsed_pages``);
+- ``lists/``: list pages and their PSNT wrappers (``stage``, ``wrapper_store``, ``record_board``);
+- ``sinks/``: where items go (``jsonl``, ``redis_stream`` with ``stream_groups``, ``serialize``);
+- ``redis_conn/``: the worker's one Redis client (``clients``) and its ``link``;
+- the floor, used by the rooms and using none: ``items`` (the typed items), ``reasons`` (why a page
+  has no sibling), ``untrusted`` (bounded reads of stored data), ``throttled_log``, ``rolling``
+  (rolling file names and locks of the WARC and JSONL files).
 
 Enable them all with ``ITEM_PIPELINES = DEFAULT_PIPELINES``; each one switches itself off
 (``NotConfigured``) when its settings say so: ``NEWSCRAWL_WARC_ENABLED = False``, no
@@ -27,24 +34,24 @@ __all__ = [
 
 #: ``ITEM_PIPELINES`` value: archive first, then extract, then the sinks.
 DEFAULT_PIPELINES: dict[str, int] = {
-    "pipelines.archive.WarcArchivePipeline": 100,
+    "pipelines.archive.pipeline.WarcArchivePipeline": 100,
     "pipelines.extract.ExtractPipeline": 200,
-    "pipelines.jsonl.JsonlSinkPipeline": 300,
-    "pipelines.redis_stream.RedisStreamPipeline": 400,
+    "pipelines.sinks.jsonl.JsonlSinkPipeline": 300,
+    "pipelines.sinks.redis_stream.RedisStreamPipeline": 400,
 }
 
 #: ``DOWNLOADER_MIDDLEWARES`` value: the WARC capture, after all of Scrapy's own (see
-#: ``pipelines.warc_capture.CAPTURE_ORDER``).
-CAPTURE_MIDDLEWARES: dict[str, int] = {"pipelines.warc_capture.WarcCaptureMiddleware": 950}
+#: ``pipelines.archive.capture.CAPTURE_ORDER``).
+CAPTURE_MIDDLEWARES: dict[str, int] = {"pipelines.archive.capture.WarcCaptureMiddleware": 950}
 
 
 def __getattr__(name: str):
     """Import a pipeline class on first use, so ``import pipelines`` stays light."""
     modules = {
-        "WarcArchivePipeline": "archive",
+        "WarcArchivePipeline": "archive.pipeline",
         "ExtractPipeline": "extract",
-        "JsonlSinkPipeline": "jsonl",
-        "RedisStreamPipeline": "redis_stream",
+        "JsonlSinkPipeline": "sinks.jsonl",
+        "RedisStreamPipeline": "sinks.redis_stream",
     }
     if name not in modules:
         raise AttributeError(f"module 'pipelines' has no attribute {name!r}")

@@ -1,26 +1,28 @@
-"""ExtractPipeline: a page item in, a news item out, extraction run in a worker thread.
+"""ExtractPipeline, the hall: a page item in, a news item out, routed to the article or list room.
 
 Runs :func:`extractors.extract` off the reactor thread and replaces the page item (raw bytes)
 by a JSON-ready news item. Bad input (empty, binary, oversized... pages) drops the item
 with its reason counted under ``newscrawl/skipped/<reason>``; an extractor bug drops the item,
 is logged with the URL and counted under ``newscrawl/errors/extract_exception``.
 
-Article pages are extracted against a same-template sibling page (LCS denoising, paper 003) found
-by :class:`pipelines.pairing.SiblingPairing`, which may hold a page until its sibling arrives; the
-news item says which sibling was used or why there was none (``extraction.sibling``).
+A page's path (docs/architecture.md, "The rooms"): the sibling room's door,
+:meth:`pipelines.siblings.pairing.SiblingPairing.find`, gives the same-template sibling (paper
+003), holding the page until one arrives if it must (a list page whose template has a wrapper,
+:meth:`pipelines.lists.stage.ListStage.has_wrapper`, is not held); the extraction runs against it;
+then one call: an article becomes its item (:func:`pipelines.items.article_item`, saying which
+sibling was used or why there was none, ``extraction.sibling``), a list page (route ``list``, or
+an extracted ``page_type`` of ``list``) goes to the list room
+(:meth:`pipelines.lists.stage.ListStage.news_list`: records by a PSNT wrapper, known or induced
+from the page and a same-template sibling list page). The record URLs of a route-``list`` page
+are handed to the spider, which is waiting for them to request them first
+(:meth:`~pipelines.lists.stage.ListStage.publish`), whatever happens to the item.
 
 A page is parsed once: the spider's link scan parses it (``item["parsed"]``) and the extraction
 takes that tree; the same tree goes into the cache of parsed siblings at once, since the page
 becomes the newest stored sibling of its template, which the next articles of that template are
-paired with (:mod:`pipelines.parsed_pages`; ``NEWSCRAWL_PARSED_PAGES``,
+paired with (:mod:`pipelines.siblings.parsed_pages`; ``NEWSCRAWL_PARSED_PAGES``,
 ``NEWSCRAWL_SIBLING_PAGES``). Before, the sibling was parsed again for 162 of the crawl bench's 248
 pages: a tenth of the crawl's CPU.
-
-List pages (route ``list``, or an extracted ``page_type`` of ``list``) become ``NewsList`` items:
-records by a PSNT wrapper, known or induced from the page and a same-template sibling list page
-(:mod:`pipelines.lists`); a list page whose template has a known wrapper is not held for a sibling.
-The record URLs of a route-``list`` page are handed to the spider, which is waiting for them to
-request them first (:mod:`pipelines.record_board`), whatever happens to the item.
 """
 
 from __future__ import annotations
@@ -36,22 +38,22 @@ import extractors
 from extractors.svm_fields import policy_for
 from extractors.errors import BadInput
 from extractors.page import DEFAULT_MAX_BYTES as DEFAULT_MAX_PAGE_BYTES
-from pipelines.items import news_item, site_of
-from pipelines.lists import ListOutcome, ListStage, news_list_item
-from pipelines.pairing import (DISABLED, SiblingPairing, pairing_from_crawler, reason_slug,
-                               use_sibling_setting)
-from pipelines.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PARSED,
-                                    PageCache, body_key)
-from pipelines.siblings import StoredPage
+from pipelines.items import article_item
+from pipelines.lists.stage import ListStage
+from pipelines.reasons import DISABLED, reason_slug
+from pipelines.siblings.pairing import SiblingPairing, pairing_from_crawler, use_sibling_setting
+from pipelines.siblings.parsed_pages import (DEFAULT_PARSED_PAGES, DEFAULT_SIBLING_PAGES, PARSED,
+                                             PageCache, body_key, parsed_sibling)
 
 if TYPE_CHECKING:
     from typing import Self
 
     from scrapy.crawler import Crawler
 
-    from pipelines.record_board import RecordBoard
+    from pipelines.lists.record_board import RecordBoard
+    from pipelines.siblings.store import StoredPage
 
-__all__ = ["ExtractPipeline", "extract_page", "news_item", "sibling_note", "site_of"]
+__all__ = ["ExtractPipeline", "extract_page"]
 
 logger = logging.getLogger(__name__)
 
@@ -147,16 +149,12 @@ class ExtractPipeline:
         stats = self.crawler.stats
         stats.set_value("newscrawl/parse/siblings_reused", self.siblings.hits)
         stats.set_value("newscrawl/parse/siblings_parsed", self.siblings.misses)
-        if self.lists is not None and (is_list or result.page_type == "list"):
-            return await self._news_list(item, result, sibling, no_sibling)
-        news = news_item(item, result).to_dict()
-        news["extraction"]["sibling"] = note = sibling_note(sibling, no_sibling, result.sibling)
-        if note["used"]:
-            self._count("newscrawl/siblings/used")
-        else:
-            self._count(f"newscrawl/siblings/none/{reason_slug(note['reason'] or 'unknown')}")
-        self._count(f"newscrawl/page_type/{news['page_type']}")
-        self._count("newscrawl/items_extracted")
+        if self.lists is not None and (is_list or result.page_type == "list"):  # the list room
+            news = await self.lists.news_list(item, result, sibling, no_sibling,
+                                              self.max_page_bytes)
+        else:  # the article: the typed item with its sibling note
+            news = article_item(item, result, sibling, no_sibling)
+        self._count_news(news)
         return news
 
     async def _sibling(
@@ -167,34 +165,15 @@ class ExtractPipeline:
         wait = not (is_list and await self.lists.has_wrapper(item.get("template_key") or ""))
         return await self.pairing.find(item, wait=wait)
 
-    async def _news_list(
-        self,
-        item: dict[str, Any],
-        result: extractors.Extraction,
-        sibling: StoredPage | None,
-        no_sibling: str | None,
-    ) -> dict[str, Any]:
-        extraction = result.to_dict()
-        try:
-            news = await self.lists.news_list(
-                item, extraction, result.page, sibling, no_sibling, self.max_page_bytes
-            )
-        except Exception as exc:  # a PSNT bug must not lose the page: no records, say why
-            logger.exception("list extraction failed on %s", item["url"])
-            self._count("newscrawl/errors/list_exception")
-            news = news_list_item(
-                item, extraction, ListOutcome([], "none", f"list extraction failed: {exc}"),
-                {"url": None if sibling is None else sibling.url, "used": False,
-                 "reason": no_sibling or "list extraction failed"},
-            )
+    def _count_news(self, news: dict[str, Any]) -> None:
+        """The stats of a news item: its sibling (used, or why none), its page type."""
         note = news["extraction"]["sibling"]
         if note["used"]:
             self._count("newscrawl/siblings/used")
         else:
             self._count(f"newscrawl/siblings/none/{reason_slug(note['reason'] or 'unknown')}")
-        self._count("newscrawl/page_type/list")
+        self._count(f"newscrawl/page_type/{news['page_type']}")
         self._count("newscrawl/items_extracted")
-        return news
 
     def _skip(self, url: str, reason: str, detail: str) -> NoReturn:
         self._count(f"newscrawl/skipped/{reason}")
@@ -223,23 +202,7 @@ def extract_page(
     reports why it was not used. (With ``auto`` the crawl pairs only pages whose text is CJK, so a
     sibling parsed here is one the extractor almost always uses.)
     """
-    other: bytes | extractors.Page | None = None
-    if sibling is not None:
-        key = body_key(sibling.url, sibling.body)
-        other = siblings.get(key) if siblings is not None else None
-        if other is None:
-            try:
-                other = extractors.parse_page(
-                    sibling.body,
-                    url=sibling.url,
-                    content_type=sibling.content_type,
-                    max_bytes=max_bytes,
-                )
-            except BadInput:
-                other = sibling.body
-            else:
-                if siblings is not None:
-                    siblings.put(key, other)
+    other = None if sibling is None else parsed_sibling(sibling, max_bytes, siblings)
     return extractors.extract(
         body, url=url, content_type=content_type, max_bytes=max_bytes, sibling=other,
         fetched_at=fetched, svm=svm, use_sibling=use_sibling,
@@ -261,22 +224,6 @@ def fetched_at(item: dict[str, Any]) -> datetime | None:
     except ValueError:
         return None
     return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
-def sibling_note(
-    sibling: StoredPage | None, no_sibling: str | None, used: dict | None
-) -> dict[str, Any]:
-    """``extraction.sibling`` of a news item: the sibling URL, whether LCS used it, and why not.
-
-    >>> sibling_note(None, "no same-template link on the page", None)
-    {'url': None, 'used': False, 'reason': 'no same-template link on the page'}
-    >>> sibling_note(StoredPage("https://a.org/n/x-y", b"", None), None, {"used": True, "reason": None})
-    {'url': 'https://a.org/n/x-y', 'used': True, 'reason': None}
-    """
-    if sibling is None:
-        return {"url": None, "used": False, "reason": no_sibling}
-    used = used or {"used": False, "reason": "sibling not passed to the extractor"}
-    return {"url": sibling.url, "used": bool(used["used"]), "reason": used.get("reason")}
 
 
 def _one_content_type(item: dict[str, Any]) -> bool:

@@ -20,7 +20,16 @@ from w3lib.url import canonicalize_url
 
 from extractors.fields import Fields
 
-__all__ = ["ItemIdentity", "NewsArticle", "NewsList", "item_id", "news_item", "site_of"]
+__all__ = [
+    "ItemIdentity",
+    "NewsArticle",
+    "NewsList",
+    "article_item",
+    "item_id",
+    "news_item",
+    "sibling_note",
+    "site_of",
+]
 
 #: Where a page's fields can come from besides the page: the sitemap or feed that listed it.
 HINT_SOURCES = ("sitemap", "feed")
@@ -117,6 +126,33 @@ def news_item(page: dict[str, Any], extraction: Any) -> NewsArticle:
     if declared and identity.canonical_url != declared:
         extraction.fields.note("canonical_url", f"{declared} is on another site: not used")
     return NewsArticle(identity, extraction.fields, found.get("body") or "", record)
+
+
+def article_item(
+    page: dict[str, Any], extraction: Any, sibling: Any, no_sibling: str | None
+) -> dict[str, Any]:
+    """The JSON shape of the ``NewsArticle`` of a page item, its :class:`extractors.Extraction`,
+    and the sibling it was extracted against (``sibling``: a page with a ``url``, or None and
+    ``no_sibling`` saying why), noted in ``extraction.sibling``."""
+    news = news_item(page, extraction).to_dict()
+    news["extraction"]["sibling"] = sibling_note(sibling, no_sibling, extraction.sibling)
+    return news
+
+
+def sibling_note(sibling: Any, no_sibling: str | None, used: dict | None) -> dict[str, Any]:
+    """``extraction.sibling`` of a news item: the sibling URL, whether LCS used it, and why not.
+
+    >>> from types import SimpleNamespace
+    >>> sibling_note(None, "no same-template link on the page", None)
+    {'url': None, 'used': False, 'reason': 'no same-template link on the page'}
+    >>> page = SimpleNamespace(url="https://a.org/n/x-y")
+    >>> sibling_note(page, None, {"used": True, "reason": None})
+    {'url': 'https://a.org/n/x-y', 'used': True, 'reason': None}
+    """
+    if sibling is None:
+        return {"url": None, "used": False, "reason": no_sibling}
+    used = used or {"used": False, "reason": "sibling not passed to the extractor"}
+    return {"url": sibling.url, "used": bool(used["used"]), "reason": used.get("reason")}
 
 
 def item_id(url: str) -> str:

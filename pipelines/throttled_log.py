@@ -2,7 +2,7 @@
 
 While Redis is unreachable, every page's sibling-store and wrapper-store call fails the same way;
 a warning per page (thousands a minute) buries the one line that matters. The link
-(``pipelines/redis_link.py``) already logs an outage once per 30 s; the stores' warnings follow
+(``pipelines/redis_conn/link.py``) already logs an outage once per 30 s; the stores' warnings follow
 the same rhythm here, each line saying how many like it were left out since the last. The
 failures themselves are still counted per page in the stats (``store_errors``).
 

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import redis
 
-from pipelines.redis_client import PASSWORD_ENV, RedisUnavailable, redis_from_url
+from pipelines.redis_conn.clients import PASSWORD_ENV, RedisUnavailable, redis_from_url
 
 __all__ = [
     "RedisStartupError",

@@ -9,8 +9,8 @@ import sys
 from extractors import parse_page
 from extractors.errors import BadInput
 from extractors.psnt import Wrapper, apply_wrapper
+from pipelines.lists.wrapper_store import MAX_STORED_BYTES
 from pipelines.untrusted import UntrustedData, load_json
-from pipelines.wrappers import MAX_STORED_BYTES
 
 __all__ = ["add_parser", "load_wrapper", "run"]
 
@@ -34,9 +34,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def load_wrapper(path: str) -> Wrapper:
     """The wrapper stored at ``path``; ValueError naming the file and the problem.
 
-    The file is untrusted: read within :data:`pipelines.wrappers.MAX_STORED_BYTES` and parsed with
-    :func:`pipelines.untrusted.load_json` (depth cap, finite numbers), so ``1e999`` or JSON nested
-    100 000 deep is a clear error, not a traceback.
+    The file is untrusted: read within :data:`pipelines.lists.wrapper_store.MAX_STORED_BYTES` and
+    parsed with :func:`pipelines.untrusted.load_json` (depth cap, finite numbers), so ``1e999`` or
+    JSON nested 100 000 deep is a clear error, not a traceback.
     """
     try:
         with open(path, "rb") as stored:

@@ -1,6 +1,6 @@
 """``newscrawl consume``: read the item stream through a consumer group, print items as JSON lines.
 
-The reference consumer of the stream the crawl writes (:mod:`pipelines.redis_stream`): what a
+The reference consumer of the stream the crawl writes (:mod:`pipelines.sinks.redis_stream`): what a
 news-clustering system does in its own code, as a command. Each entry's ``item`` (the item's JSON)
 is printed as one line on stdout and then acknowledged (``XACK``): delivery is at least once, so a
 consumer killed between the two prints the entry again after its restart. At start it first
@@ -25,8 +25,8 @@ import time
 from typing import Any
 
 from crawler.commands import add_redis_password_option, connect_redis
-from pipelines.redis_stream import DEFAULT_GROUP, DEFAULT_KEY
-from pipelines.stream_groups import create_group
+from pipelines.sinks.redis_stream import DEFAULT_GROUP, DEFAULT_KEY
+from pipelines.sinks.stream_groups import create_group
 from pipelines.untrusted import UntrustedData, load_json
 
 __all__ = ["Consumer", "add_parser", "run"]

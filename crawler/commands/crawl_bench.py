@@ -489,8 +489,8 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
     from extractors.errors import BadInput
     from extractors.page import DEFAULT_MAX_BYTES, parse_page
     from pipelines.extract import extract_page
-    from pipelines.parsed_pages import DEFAULT_SIBLING_PAGES, PageCache, body_key
-    from pipelines.siblings import StoredPage
+    from pipelines.siblings.parsed_pages import DEFAULT_SIBLING_PAGES, PageCache, body_key
+    from pipelines.siblings.store import StoredPage
 
     from crawler.runner import settle_gc
 

@@ -16,7 +16,7 @@ from extractors import SvmPolicy, extract
 from extractors.errors import BadInput
 from extractors.modelio import ModelError
 from extractors.svm_fields import policy_for
-from pipelines.warc_reader import archived_pages
+from pipelines.archive.reader import archived_pages
 
 __all__ = ["add_parser", "extract_one", "extract_warc", "run"]
 

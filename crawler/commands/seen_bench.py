@@ -8,12 +8,13 @@ random fingerprints (the crawl's are SHA-1 based, so random ones are representat
    older crawl's two Python sets of 40-character hex strings (the resume journal's and Scrapy's
    dupefilter's);
 2. **redis**: Redis's ``used_memory`` growth for one generation's article buckets
-   (``<dupefilter>:g<generation>:<bucket>``, intsets with an expiry) at the density 100 M URLs give them (``--at`` URLs spread over 2^18 buckets: only a
-   share of the buckets is filled, as full as they would be), and at ``--urls`` spread over every
-   bucket (a small crawl, where each bucket's own overhead counts); against the older single set
-   of 40-character hex strings; and the item stream's seen check (:mod:`pipelines.redis_stream`,
-   one entry per item written: 64-bit integers in 2^20 bucket hashes, as full as ``--at`` items
-   make them), against its older single hash of 40-character strings.
+   (``<dupefilter>:g<generation>:<bucket>``, intsets with an expiry) at the density 100 M URLs give
+   them (``--at`` URLs spread over 2^18 buckets: only a share of the buckets is filled, as full as
+   they would be), and at ``--urls`` spread over every bucket (a small crawl, where each bucket's
+   own overhead counts); against the older single set of 40-character hex strings; and the item
+   stream's seen check (:mod:`pipelines.sinks.redis_stream`, one entry per item written: 64-bit
+   integers in 2^20 bucket hashes, as full as ``--at`` items make them), against its older single
+   hash of 40-character strings.
 
 Projections to ``--at`` URLs (default 100 M): the SeenSet's as 8 bytes per URL plus its recent
 set at its largest (1/64 of them) at the measured cost of a recent member, and its peak 8 bytes
@@ -36,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from pipelines.redis_stream import STREAM_SEEN_BUCKETS
+from pipelines.sinks.redis_stream import STREAM_SEEN_BUCKETS
 from crawler.scheduling.seen import (
     MIN_RECENT, RECENT_SHARE, SEEN_BUCKETS, SeenSet, seen_bucket, signed64,
 )
@@ -161,8 +162,8 @@ def redis_figures(client: Any, count: int, at: int, rng: np.random.Generator) ->
         pipe.sadd(key, *(f"{fp:016x}" + "0" * 24 for fp in fps[start : start + 10_000]))
         pipe.execute()
     result["old"] = {"urls": count, "bytes_per_url": round((_used(client) - before) / count, 2)}
-    # the item stream's seen check (pipelines/redis_stream.py): before, one hash of 40-hex id →
-    # 40-hex content hash; now 64-bit integers in 2^20 bucket hashes, filled as `at` items fill them
+    # the item stream's seen check (pipelines/sinks/redis_stream.py): before, one hash of 40-hex id
+    # → 40-hex content hash; now 64-bit integers in 2^20 bucket hashes, as `at` items fill them
     client.flushdb()
     before = _used(client)
     for start in range(0, count, 10_000):

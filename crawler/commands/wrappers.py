@@ -22,7 +22,7 @@ from crawler.commands import add_redis_password_option, connect_redis
 from crawler.commands.apply import load_wrapper
 from crawler.sibling_links import list_template_key
 from extractors.wrapper import Wrapper
-from pipelines.wrappers import (
+from pipelines.lists.wrapper_store import (
     REDIS_KEY,
     WRAPPER_FOLDER,
     FileWrapperStore,

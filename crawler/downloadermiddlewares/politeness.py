@@ -35,7 +35,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import sleep
 
-from pipelines.redis_link import redis_link
+from pipelines.redis_conn.link import redis_link
 from crawler.scope import site_origin
 from crawler.sites import SiteBook
 

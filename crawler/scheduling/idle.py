@@ -5,7 +5,7 @@ On every ``spider_idle`` (the shared queue is empty and nothing is in flight her
 with its round: :mod:`crawler.rounds`) and schedules them, then raises ``DontCloseSpider``. With ``NEWSCRAWL_IDLE_TIMEOUT`` > 0 the worker is let
 close once it has been idle, with no page fetched and no seed found, for that many seconds. Scrapy
 re-checks an idle engine about every 5 s, so the close comes up to 5 s after the timeout. A worker
-is never idle while Redis is away (it waits: :mod:`pipelines.redis_link` stops it after
+is never idle while Redis is away (it waits: :mod:`pipelines.redis_conn.link` stops it after
 ``NEWSCRAWL_REDIS_MAX_OUTAGE``) or while any worker holds leased requests (they may come back to the
 queue, see :mod:`crawler.scheduling.scheduler`).
 """
@@ -21,7 +21,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 
 from crawler.scheduling import lease_keys
-from pipelines.redis_link import RedisLink, redis_link
+from pipelines.redis_conn.link import RedisLink, redis_link
 from pipelines.untrusted import UntrustedData, load_json
 
 logger = logging.getLogger(__name__)

@@ -57,7 +57,7 @@ from crawler.rounds import ROUND_META
 from crawler.scheduling.seen import REFETCH_AFTER_DAYS, AgedSeenSet, fingerprint64, from_hex
 from crawler.scheduling.tracker import LEASE_META, lease_tracker
 from crawler.serializers import json_request
-from pipelines.jsonl import repair_jsonl
+from pipelines.sinks.jsonl import repair_jsonl
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ Replaced, because they lose requests:
   a dead worker's requests are fetched again within lease + reap interval (35 s by default).
 - the fingerprint and the request went to Redis in two calls: now one script.
 - an enqueue while Redis was away raised and the request was dropped: writes now go through the
-  :class:`~pipelines.redis_link.RedisLink`, which holds them and replays them in order.
+  :class:`~pipelines.redis_conn.link.RedisLink`, which holds them and replays them in order.
 - a queue entry the JSON serializer refuses (a request class, callback or field it did not write:
   :class:`crawler.serializers.json_request.RejectedRequest`) is acknowledged and counted under
   ``newscrawl/rejected/queue_entry`` instead of letting the error out into the engine.
@@ -51,12 +51,12 @@ from twisted.internet import task
 
 from crawler.scheduling.leases import LeaseKeys, LeaseQueue
 from crawler.scheduling.seen import REFETCH_AFTER_DAYS
-from pipelines.redis_link import HELD, PROBE_MAX_S, redis_link
+from pipelines.redis_conn.link import HELD, PROBE_MAX_S, redis_link
 from crawler.rounds import ROUND_META
 from crawler.scope import site_origin
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
-from pipelines.redis_client import check_reachable, crawl_redis_url, crawler_redis
+from pipelines.redis_conn.clients import check_reachable, crawl_redis_url, crawler_redis
 
 logger = logging.getLogger(__name__)
 
@@ -91,8 +91,8 @@ class SharedQueueScheduler(Scheduler):
     @classmethod
     def from_crawler(cls, crawler: Any) -> SharedQueueScheduler:
         """scrapy-redis's ``from_settings``, but with the crawl's one client
-        (:func:`pipelines.redis_client.crawler_redis`), PINGed here so that a wrong URL stops the
-        crawl at start with a message naming it."""
+        (:func:`pipelines.redis_conn.clients.crawler_redis`), PINGed here so that a wrong URL stops
+        the crawl at start with a message naming it."""
         settings = crawler.settings
         optional = {
             "queue_key": "SCHEDULER_QUEUE_KEY",

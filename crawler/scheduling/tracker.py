@@ -31,7 +31,7 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 
-from pipelines.redis_client import per_crawler
+from pipelines.redis_conn.clients import per_crawler
 
 logger = logging.getLogger(__name__)
 

@@ -17,18 +17,17 @@ whitespace: ``scrapy crawl news -a start_urls=https://a.example/,https://b.examp
 Sibling pairing (``NEWSCRAWL_SIBLINGS_ENABLED``): every article and list page item carries its
 nearest same-template link (``sibling_link``, :mod:`crawler.sibling_links`; list pages are keyed by
 :func:`~crawler.sibling_links.list_template_key`, also their item's ``template_key``); for the first
-page of each template key this spider sees, that link is requested first, with priority ``SIBLING_PRIORITY`` and
-``meta["newscrawl_sibling_for"]`` = the page's URL (the page item of its response carries it as
-``sibling_for``, so the pipeline stores it whatever its route). Links past ``DEPTH_LIMIT`` are not
-requested (Scrapy's depth middleware would drop them). The pipeline side is :mod:`pipelines.pairing`.
-The sibling of an article serves LCS denoising, which the extractor uses on CJK pages only
-(:mod:`extractors.script`); so with ``NEWSCRAWL_USE_SIBLING`` ``auto`` (the default) an article
-page whose text is not CJK (:func:`extractors.script.page_is_cjk`, run by the link scan in its
-worker thread on the parse it made)
-gets no sibling link and requests no sibling: its item says ``sibling_skip`` ``"not_cjk"`` and
-the pipeline neither stores nor pairs it (``never``: no article is paired, ``"use_sibling=never"``;
-``always``: every article is, as before the CJK test). List pages are paired whatever their
-script (PSNT wrappers).
+page of each template key this spider sees, that link is requested first, with priority
+``SIBLING_PRIORITY`` and ``meta["newscrawl_sibling_for"]`` = the page's URL (the page item of its
+response carries it as ``sibling_for``, so the pipeline stores it whatever its route). Links past
+``DEPTH_LIMIT`` are not requested (Scrapy's depth middleware would drop them). The pipeline side is
+:mod:`pipelines.siblings.pairing`. The sibling of an article serves LCS denoising, which the
+extractor uses on CJK pages only (:mod:`extractors.script`); so with ``NEWSCRAWL_USE_SIBLING``
+``auto`` (the default) an article page whose text is not CJK (:func:`extractors.script.page_is_cjk`,
+run by the link scan in its worker thread on the parse it made) gets no sibling link and requests no
+sibling: its item says ``sibling_skip`` ``"not_cjk"`` and the pipeline neither stores nor pairs it
+(``never``: no article is paired, ``"use_sibling=never"``; ``always``: every article is, as before
+the CJK test). List pages are paired whatever their script (PSNT wrappers).
 
 List pages and their records (``NEWSCRAWL_WRAPPERS_ENABLED``, with the extract pipeline on): for a
 page routed ``list`` the callback yields the sibling request (list pages have same-template siblings
@@ -36,7 +35,7 @@ too: a PSNT wrapper is induced from two of them) and the page item, then waits (
 ``NEWSCRAWL_RECORDS_WAIT``) for the record URLs the extract pipeline finds with the template's PSNT
 wrapper, and requests them first, with priority ``RECORD_PRIORITY`` and the list page as referer,
 then the page's other links. Why the spider waits instead of the pipeline scheduling the records:
-:mod:`pipelines.record_board`. The spider finds the pipeline's board with Scrapy's
+:mod:`pipelines.lists.record_board`. The spider finds the pipeline's board with Scrapy's
 ``crawler.get_item_pipeline`` (no setting names it), and does not wait when there is none.
 """
 
@@ -74,8 +73,8 @@ from crawler.templates import template_key
 from extractors import AUTO, NEVER, NOT_CJK, SIBLING_OFF
 from extractors.page import DEFAULT_MAX_BYTES
 from pipelines.extract import ExtractPipeline
-from pipelines.pairing import use_sibling_setting
-from pipelines.record_board import RECORD_PRIORITY, RecordBoard
+from pipelines.lists.record_board import RECORD_PRIORITY, RecordBoard
+from pipelines.siblings.pairing import use_sibling_setting
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +174,7 @@ class NewsSpider(scrapy.Spider):
             spider.sites = SiteBook(sites)
             spider.seeds += [url for site in sites for url in site.start_urls]
         elif crawler.settings.get("NEWSCRAWL_REDIS_URL"):  # a worker: the sites `seed` stored
-            from pipelines.redis_link import redis_link
+            from pipelines.redis_conn.link import redis_link
 
             spider.sites = SiteBook(link_factory=lambda: redis_link(crawler), crawler=crawler)
         return spider

@@ -14,7 +14,7 @@ import pytest
 import redis
 
 import crawler.commands.wrappers
-from pipelines.wrappers import RedisWrapperStore
+from pipelines.lists.wrapper_store import RedisWrapperStore
 from tests.crawler.demo_helpers import jsonl_items, newscrawl
 from tests.crawler.test_list_crawl import crawl, gold_paths, site  # noqa: F401 (site: a fixture)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from pipelines.redis_stream import RedisStreamPipeline
+from pipelines.sinks.redis_stream import RedisStreamPipeline
 from tests.crawler.demo_helpers import newscrawl
 from tests.pipelines.helpers import build, make_crawler, run_pipeline
 

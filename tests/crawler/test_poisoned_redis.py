@@ -21,8 +21,8 @@ import pytest
 import redis
 
 from crawler.scheduling import QUEUE_KEY
-from pipelines.siblings import RedisSiblingStore
-from pipelines.wrappers import RedisWrapperStore
+from pipelines.lists.wrapper_store import RedisWrapperStore
+from pipelines.siblings.store import RedisSiblingStore
 from tests.crawler.demo_helpers import jsonl_items, newscrawl
 from tests.crawler.hostile_site import ARTICLES, HostileSite
 from tests.crawler.http_helpers import serve

@@ -19,7 +19,7 @@ from crawler.demo.server import load_site
 from crawler.scheduling import distributed_settings
 from crawler.scheduling.scheduler import SharedQueueScheduler
 from crawler.spiders.news import NewsSpider
-from pipelines.redis_client import CLIENT_NAME
+from pipelines.redis_conn.clients import CLIENT_NAME
 from tests.crawler.demo_helpers import start_newscrawl
 from tests.crawler.http_helpers import PageHandler, serve
 

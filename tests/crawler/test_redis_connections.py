@@ -1,9 +1,9 @@
 """How many connections one worker holds on the crawl's Redis, counted at a real server.
 
-One ``newscrawl worker`` crawls the demo site against a private Redis server while the test
-samples ``CLIENT LIST`` every 50 ms; the most connections seen at once (the test's own excluded)
-is what the worker held at its peak. Every part of a worker that needs Redis takes the one client
-of :func:`pipelines.redis_client.crawler_redis`; its pool opens a connection per concurrent user
+One ``newscrawl worker`` crawls the demo site against a private Redis server while the test samples
+``CLIENT LIST`` every 50 ms; the most connections seen at once (the test's own excluded) is what the
+worker held at its peak. Every part of a worker that needs Redis takes the one client of
+:func:`pipelines.redis_conn.clients.crawler_redis`; its pool opens a connection per concurrent user
 (the reactor thread, and the worker threads that read the sibling and wrapper stores), so the peak
 is bounded by that pool, not by how many components use Redis.
 """
@@ -18,7 +18,7 @@ import pytest
 import redis
 
 from crawler.demo.server import DemoServer, load_site
-from pipelines.redis_client import CLI_CLIENT_NAME, CLIENT_NAME, MAX_CONNECTIONS
+from pipelines.redis_conn.clients import CLI_CLIENT_NAME, CLIENT_NAME, MAX_CONNECTIONS
 from tests.crawler.demo_helpers import jsonl_items, newscrawl, start_newscrawl
 
 #: Measured before one factory (issue 14), with this test: 6 and 7 connections at the peak in two

@@ -10,8 +10,8 @@ import pytest
 import redis
 from scrapy.utils.test import get_crawler
 
-from pipelines.redis_link import HELD, RedisLink
-from pipelines.redis_client import PASSWORD_ENV, crawl_client
+from pipelines.redis_conn.clients import PASSWORD_ENV, crawl_client
+from pipelines.redis_conn.link import HELD, RedisLink
 from tests.crawler.demo_helpers import newscrawl
 
 

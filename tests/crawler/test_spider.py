@@ -14,7 +14,7 @@ from twisted.python.failure import Failure
 import crawler.failures
 from crawler.demo.server import load_site
 from crawler.spiders.news import RECORD_OF, RECORD_PRIORITY, NewsSpider, read_seeds
-from pipelines.record_board import RecordBoard
+from pipelines.lists.record_board import RecordBoard
 from tests.pipelines.helpers import run
 
 BASE = "http://127.0.0.1:8000"

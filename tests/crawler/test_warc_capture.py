@@ -21,7 +21,7 @@ import pytest
 from cdxj_indexer import CDXJIndexer
 from warcio.archiveiterator import ArchiveIterator
 
-from pipelines.warc_index import cdxj_path
+from pipelines.archive.index import cdxj_path
 from tests.crawler.demo_helpers import jsonl_items, newscrawl, path_of
 from tests.crawler.http_helpers import serve
 

@@ -27,7 +27,7 @@ import pytest
 import redis
 from warcio.archiveiterator import ArchiveIterator
 
-from pipelines.redis_stream import content_hash
+from pipelines.sinks.redis_stream import content_hash
 
 DATASETS = ("cx_bbc", "cx_163")
 ARTICLES_PER_SECTION = 20

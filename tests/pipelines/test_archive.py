@@ -24,10 +24,10 @@ from scrapy.settings import Settings
 from warcio.archiveiterator import ArchiveIterator
 
 from pipelines import CAPTURE_MIDDLEWARES
-from pipelines.archive import WarcArchivePipeline
-from pipelines.warc_capture import CAPTURE_ORDER, WarcCaptureMiddleware
-from pipelines.warc_index import cdxj_path
-from pipelines.warc_writer import WarcWriter
+from pipelines.archive.capture import CAPTURE_ORDER, WarcCaptureMiddleware
+from pipelines.archive.index import cdxj_path
+from pipelines.archive.pipeline import WarcArchivePipeline
+from pipelines.archive.writer import WarcWriter
 from tests.pipelines.helpers import FIXTURE_PAGES, PAGES, make_crawler, page_item, run_pipeline
 
 SENT_AT = datetime(2024, 5, 12, 10, 30, 5, 250000, tzinfo=UTC)
@@ -293,7 +293,7 @@ def test_gzip_level_changes_the_members_not_the_records(tmp_path: Path) -> None:
         assert record_1.http_headers.headers == record_6.http_headers.headers
         for name in ("WARC-Target-URI", "WARC-Date", "WARC-Payload-Digest", "WARC-Block-Digest"):
             assert record_1.rec_headers.get_header(name) == record_6.rec_headers.get_header(name)
-    assert sizes[1] > sizes[6]  # level 1 compresses less, and faster (warc_writer.GZIP_LEVEL)
+    assert sizes[1] > sizes[6]  # level 1 compresses less, and faster (archive.writer.GZIP_LEVEL)
 
 
 def test_gzip_level_setting_reaches_the_writer_and_is_checked(tmp_path: Path) -> None:

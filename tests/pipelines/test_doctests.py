@@ -8,18 +8,18 @@ import importlib
 import pytest
 
 MODULES = [
-    "pipelines.serialize",
-    "pipelines.redis_client",
+    "pipelines.sinks.serialize",
+    "pipelines.redis_conn.clients",
     "pipelines.rolling",
-    "pipelines.warc_records",
-    "pipelines.warc_index",
+    "pipelines.archive.records",
+    "pipelines.archive.index",
     "pipelines.extract",
     "pipelines.items",
-    "pipelines.siblings",
-    "pipelines.sibling_hold",
-    "pipelines.pairing",
-    "pipelines.wrappers",
-    "pipelines.record_board",
+    "pipelines.siblings.store",
+    "pipelines.siblings.hold",
+    "pipelines.reasons",
+    "pipelines.lists.wrapper_store",
+    "pipelines.lists.record_board",
     "pipelines.untrusted",
 ]
 

@@ -15,7 +15,7 @@ import pytest
 from scrapy.exceptions import NotConfigured
 
 from pipelines.extract import ExtractPipeline
-from pipelines.jsonl import JsonlSinkPipeline
+from pipelines.sinks.jsonl import JsonlSinkPipeline
 from tests.pipelines.helpers import (
     all_page_items,
     build,
@@ -111,7 +111,7 @@ def test_truncated_last_line_is_repaired_on_open(
     crashed = tmp_path / "items-20240512100000-4242-00000.jsonl"
     crashed.write_bytes(whole + partial)
     crawler, pipeline = sink(tmp_path)
-    with caplog.at_level(logging.WARNING, logger="pipelines.jsonl"):
+    with caplog.at_level(logging.WARNING, logger="pipelines.sinks.jsonl"):
         run_pipeline(pipeline, [{"id": "4"}])
     assert crashed.read_bytes() == whole
     assert crawler.stats.get_value("newscrawl/jsonl_repaired_bytes") == len(partial)
@@ -165,7 +165,7 @@ def test_not_configured_without_a_folder() -> None:
 
 WRITER = """
 import asyncio, sys
-from pipelines.jsonl import JsonlSinkPipeline
+from pipelines.sinks.jsonl import JsonlSinkPipeline
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 

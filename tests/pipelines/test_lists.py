@@ -14,9 +14,9 @@ from urllib.parse import urljoin
 from evaluation.listmetrics import record_key
 from extractors import parse_page
 from pipelines.extract import ExtractPipeline
-from pipelines.lists import CARDS, CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
-from pipelines.siblings import StoredPage
-from pipelines.wrappers import FileWrapperStore, MemoryWrapperStore
+from pipelines.lists.stage import CARDS, CONFIRMED_RECORDS, DWSIE_RECORDS, NO_SIBLING, list_records
+from pipelines.lists.wrapper_store import FileWrapperStore, MemoryWrapperStore
+from pipelines.siblings.store import StoredPage
 from tests.pipelines.helpers import build, make_crawler, run_pipeline
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "psnt"
@@ -263,3 +263,24 @@ def test_a_two_page_wrapper_gets_the_teasers_of_its_markup_in_other_regions() ->
         urls = {record_key(r["url"], url) for r in outcome.records}
         assert outcome.event == event and outcome.reason == CARDS["teasers"]
         assert len(urls & wanted) >= 36 and len(urls - wanted) <= 1
+
+
+def test_a_psnt_bug_never_loses_the_list_page(monkeypatch, tmp_path: Path) -> None:
+    # The list room's door catches a bug of the list step: the page becomes a NewsList with no
+    # records that says why, counted under newscrawl/errors/list_exception, and still goes to the
+    # spider (no records handed).
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("pipelines.lists.stage.list_records", broken)
+    crawler = make_crawler({"NEWSCRAWL_WRAPPER_DIR": str(tmp_path)})
+    pipeline = build(ExtractPipeline, crawler)
+    (news,) = run_pipeline(pipeline, [list_item(FIRST, None, 0)])
+    assert news["page_type"] == "list" and news["records"] == []
+    assert news["extraction"]["reason"] == "list extraction failed: boom"
+    assert news["extraction"]["sibling"] == {"url": None, "used": False,
+                                             "reason": "no same-template link on the page"}
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/errors/list_exception"] == 1
+    assert stats["newscrawl/page_type/list"] == 1 and stats["newscrawl/items_extracted"] == 1
+    assert stats["newscrawl/siblings/none/no_same_template_link"] == 1

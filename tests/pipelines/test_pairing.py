@@ -10,8 +10,8 @@ from typing import Any
 import redis
 
 from pipelines.extract import ExtractPipeline
-from pipelines.pairing import (CLOSED, NO_LINK, NOT_ARTICLE, NOT_CJK, STORE_DOWN,
-                               _store_down_log)
+from pipelines.reasons import CLOSED, NO_LINK, NOT_ARTICLE, NOT_CJK, STORE_DOWN
+from pipelines.siblings.pairing import _store_down_log
 from tests.pipelines.helpers import build, make_crawler, page_item, run, run_pipeline
 
 T = "money.163.com/<d>/<d>/<d>/<slug>"
@@ -99,7 +99,7 @@ def test_list_pages_are_paired_and_become_news_lists() -> None:
     item = page_item("gerapy_listdetail-00059.html")
     item["route"] = "list"
     (news,) = run_pipeline(extract, [item])
-    # no sibling: the fallback (pipelines/lists.py) gives the records DWSIE's list nodes and a
+    # no sibling: the fallback (pipelines/lists/stage.py) gives the records DWSIE's list nodes and a
     # single-page wrapper agree on
     assert news["page_type"] == "list" and news["extraction"]["method"] == "confirmed"
     assert news["extraction"]["sibling"] == {"url": None, "used": False, "reason": NO_LINK}
@@ -223,7 +223,7 @@ def test_a_long_outage_logs_one_warning_not_one_per_page(redis_server_factory, c
     crawler, extract = pipeline(NEWSCRAWL_REDIS_URL=server.url)
     server.kill()
     _store_down_log.suppressed, _store_down_log._last = 0, None  # this test's outage starts now
-    with caplog.at_level("WARNING", logger="pipelines.pairing"):
+    with caplog.at_level("WARNING", logger="pipelines.siblings.pairing"):
         items = run_pipeline(extract, [story(n, link=True) for n in range(5)])
     assert all(item["extraction"]["sibling"]["reason"] == STORE_DOWN for item in items)
     assert stat(crawler, "store_errors") == 5

@@ -1,15 +1,16 @@
-"""The bounded cache of parsed pages (pipelines/parsed_pages.py) and extraction from a cached sibling."""
+"""The bounded cache of parsed pages (pipelines/siblings/parsed_pages.py) and extraction from a
+cached sibling."""
 
 from __future__ import annotations
 
 import doctest
 from concurrent.futures import ThreadPoolExecutor
 
-import pipelines.parsed_pages as parsed_pages
+import pipelines.siblings.parsed_pages as parsed_pages
 from extractors import parse_page
 from pipelines.extract import extract_page
-from pipelines.parsed_pages import PageCache, body_key
-from pipelines.siblings import StoredPage
+from pipelines.siblings.parsed_pages import PageCache, body_key
+from pipelines.siblings.store import StoredPage
 from tests.fixture_pages import fixture, page_bytes
 
 

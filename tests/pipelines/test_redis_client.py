@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 from scrapy.settings import Settings
 
-from pipelines.redis_client import RedisUnavailable, redis_from_settings, redis_from_url
+from pipelines.redis_conn.clients import RedisUnavailable, redis_from_settings, redis_from_url
 
 
 def closed_port_url() -> str:

@@ -12,9 +12,9 @@ import pytest
 import redis
 from scrapy.exceptions import NotConfigured
 
-from pipelines.jsonl import JsonlSinkPipeline
-from pipelines.redis_client import RedisUnavailable
-from pipelines.redis_stream import RedisStreamPipeline, content_hash
+from pipelines.redis_conn.clients import RedisUnavailable
+from pipelines.sinks.jsonl import JsonlSinkPipeline
+from pipelines.sinks.redis_stream import RedisStreamPipeline, content_hash
 from tests.pipelines.helpers import build, drive, make_crawler, run, run_pipeline
 
 
@@ -97,7 +97,7 @@ def test_server_killed_mid_crawl_items_still_reach_jsonl(
         for pipeline in sinks:
             pipeline.close_spider()
 
-    with caplog.at_level(logging.ERROR, logger="pipelines.redis_link"):
+    with caplog.at_level(logging.ERROR, logger="pipelines.redis_conn.link"):
         run(crawl())
     (jsonl,) = tmp_path.glob("*.jsonl")
     assert [json.loads(line) for line in jsonl.read_text().splitlines()] == sent
@@ -170,8 +170,8 @@ def test_a_group_created_at_start_gets_every_entry_and_nothing_unacked_is_trimme
     """Cap 10, 300 items, a group that has read nothing: nothing may be trimmed, the crawl warns
     and waits (backpressure, shortened here), adds every item anyway. Once the group has
     acknowledged 150, entries before its oldest pending one may go, and no later one does."""
-    monkeypatch.setattr("pipelines.redis_stream.BACKPRESSURE_STEP_S", 0.01)
-    monkeypatch.setattr("pipelines.redis_stream.BACKPRESSURE_MAX_S", 0.01)
+    monkeypatch.setattr("pipelines.sinks.redis_stream.BACKPRESSURE_STEP_S", 0.01)
+    monkeypatch.setattr("pipelines.sinks.redis_stream.BACKPRESSURE_MAX_S", 0.01)
     crawler, pipeline = stream(redis_server, key, NEWSCRAWL_STREAM_MAXLEN=10,
                                NEWSCRAWL_STREAM_GROUP="clusterer")  # fmt: skip
     run_pipeline(pipeline, items(300))

@@ -8,9 +8,9 @@ import json
 import pytest
 from itemadapter import ItemAdapter
 
-import pipelines.serialize
+import pipelines.sinks.serialize
 from pipelines.extract import ExtractPipeline
-from pipelines.serialize import item_to_json
+from pipelines.sinks.serialize import item_to_json
 from tests.pipelines.helpers import all_page_items, build, make_crawler, run_pipeline
 
 
@@ -38,7 +38,7 @@ def test_plain_dicts_do_not_go_through_itemadapter(monkeypatch: pytest.MonkeyPat
     def refuse(item):
         raise AssertionError("ItemAdapter asked for a plain dict of JSON values")
 
-    monkeypatch.setattr(pipelines.serialize, "ItemAdapter", refuse)
+    monkeypatch.setattr(pipelines.sinks.serialize, "ItemAdapter", refuse)
     item = {"url": "https://a.example/n/1", "title": "Über", "n": 1, "ok": True, "x": None,
             "authors": ["A", "B"], "extraction": {"sibling": {"url": None, "used": False}},
             "pair": (1, 2.5)}  # fmt: skip

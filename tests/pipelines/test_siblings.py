@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from pipelines.siblings import MemorySiblingStore, RedisSiblingStore
+from pipelines.siblings.store import MemorySiblingStore, RedisSiblingStore
 from tests.pipelines.helpers import PAGES
 
 T = "bbc.com/news/<slug>"

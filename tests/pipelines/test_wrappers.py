@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from pipelines.lists import ListStage
-from pipelines.wrappers import (
+from pipelines.lists.stage import ListStage
+from pipelines.lists.wrapper_store import (
     HISTORY_LEN,
     FileWrapperStore,
     MemoryWrapperStore,

@@ -18,10 +18,11 @@ twice: the pipeline publishes whatever happens to the item (its sibling hold is 
 ``NEWSCRAWL_SIBLING_WAIT``), and the Deferred times out after ``timeout`` seconds with no records
 (the links are then yielded as usual). Nothing fetched is lost: the page item is already on its way.
 
-The board belongs to the extract pipeline (its list stage, :class:`pipelines.lists.ListStage`); the
-spider finds it through Scrapy's ``crawler.get_item_pipeline(ExtractPipeline)``, and waits only when
-that pipeline is enabled with list wrappers on. It is in process: the item of a response is always
-processed in the process whose spider parsed it, in embedded and in distributed mode.
+The board belongs to the extract pipeline (its list stage,
+:class:`pipelines.lists.stage.ListStage`); the spider finds it through Scrapy's
+``crawler.get_item_pipeline(ExtractPipeline)``, and waits only when that pipeline is enabled with
+list wrappers on. It is in process: the item of a response is always processed in the process whose
+spider parsed it, in embedded and in distributed mode.
 
 >>> board = RecordBoard()
 >>> waiting = board.expect("https://a.org/news/", timeout=0)

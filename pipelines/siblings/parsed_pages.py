@@ -25,9 +25,22 @@ from __future__ import annotations
 import threading
 import zlib
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["DEFAULT_PARSED_PAGES", "DEFAULT_SIBLING_PAGES", "PARSED", "PageCache", "body_key"]
+import extractors
+from extractors.errors import BadInput
+
+if TYPE_CHECKING:
+    from pipelines.siblings.store import StoredPage
+
+__all__ = [
+    "DEFAULT_PARSED_PAGES",
+    "DEFAULT_SIBLING_PAGES",
+    "PARSED",
+    "PageCache",
+    "body_key",
+    "parsed_sibling",
+]
 
 #: The page item's key for the spider's parsed page (:class:`extractors.Page`, never serialised);
 #: written here, where the pipeline takes it out, so pipelines never import the crawler.
@@ -81,3 +94,24 @@ def body_key(url: str, body: bytes) -> tuple[str, int, int]:
     """A cache key for a stored page: its URL and its body's length and CRC-32 (a sibling stored
     again with other bytes is another page)."""
     return url, len(body), zlib.crc32(body)
+
+
+def parsed_sibling(
+    sibling: StoredPage, max_bytes: int, siblings: PageCache | None = None
+) -> bytes | extractors.Page:
+    """The parse of ``sibling`` (with its own Content-Type), taken from ``siblings`` or made now
+    and kept there; its bytes when it cannot be parsed, so the extractor says why it was not used.
+    Runs in a worker thread."""
+    key = body_key(sibling.url, sibling.body)
+    other = siblings.get(key) if siblings is not None else None
+    if other is not None:
+        return other
+    try:
+        other = extractors.parse_page(
+            sibling.body, url=sibling.url, content_type=sibling.content_type, max_bytes=max_bytes
+        )
+    except BadInput:
+        return sibling.body
+    if siblings is not None:
+        siblings.put(key, other)
+    return other

@@ -1,7 +1,8 @@
 """WARC records of one HTTP exchange: a ``response`` record and its ``request`` record.
 
 Built with warcio from the Scrapy request and response as the downloader handed them over, before
-any downloader middleware decoded them (see :mod:`pipelines.warc_capture`). What the record holds:
+any downloader middleware decoded them (see :mod:`pipelines.archive.capture`). What the record
+holds:
 
 - the payload as received: ``Content-Encoding`` (gzip, br...) kept, with its header: the HTTP
   entity-body as the server sent it. The one decoding in it is the transfer coding: WARC asks for

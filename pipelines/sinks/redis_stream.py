@@ -24,15 +24,15 @@ strings used before). That older hash,
 ~3 in 10 000 among 100 M items): the second is taken for an update of the first (streamed, unless
 it is a redelivery).
 
-Writes go through the crawl's :class:`~pipelines.redis_link.RedisLink`: while Redis is away items
-are held in memory (bounded) and replayed in order when it is back, or saved under the output
+Writes go through the crawl's :class:`~pipelines.redis_conn.link.RedisLink`: while Redis is away
+items are held in memory (bounded) and replayed in order when it is back, or saved under the output
 folder when the worker stops (see that module). Items always reach the JSONL files too.
 
 Consumers: the group ``NEWSCRAWL_STREAM_GROUP`` (default "newscrawl"; empty: none) is created at
 start, reading from the stream's first entry, so a consumer started later misses nothing. Trimming
 (every 100 items or 5 s) never deletes an entry a registered group has not acknowledged
-(:mod:`pipelines.stream_groups`); ``NEWSCRAWL_STREAM_MAXLEN`` (100 000) is the length cap when no
-group is registered, and with groups the length past which the crawl warns and slows down (each
+(:mod:`pipelines.sinks.stream_groups`); ``NEWSCRAWL_STREAM_MAXLEN`` (100 000) is the length cap when
+no group is registered, and with groups the length past which the crawl warns and slows down (each
 item waits up to 60 s for the groups to catch up, then is added anyway).
 
 Stats: ``newscrawl/items_streamed``, ``newscrawl/stream_duplicates`` (not added again),
@@ -53,10 +53,10 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread, sleep
 
-from pipelines.redis_link import HELD, RedisLink, redis_link
-from pipelines.redis_client import RedisUnavailable, redacted_url
-from pipelines.serialize import item_to_json
-from pipelines.stream_groups import create_group, trim
+from pipelines.redis_conn.clients import RedisUnavailable, redacted_url
+from pipelines.redis_conn.link import HELD, RedisLink, redis_link
+from pipelines.sinks.serialize import item_to_json
+from pipelines.sinks.stream_groups import create_group, trim
 from pipelines.throttled_log import ThrottledLog
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ class RedisStreamPipeline:
         return item
 
     def trim(self) -> None:
-        """Trim by :mod:`pipelines.stream_groups`' policy; note when a lagging group holds the
+        """Trim by :mod:`pipelines.sinks.stream_groups`' policy; note when a lagging group holds the
         stream past its cap (backpressure). Skipped while Redis is away."""
         assert self.link is not None
         self._since_trim, self._trimmed_at = 0, time.monotonic()

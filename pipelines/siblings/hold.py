@@ -7,9 +7,9 @@ A held page is a Deferred the extract pipeline awaits; it fires with
   (:meth:`SiblingHold.expire`), the holding area was full and this was its oldest page, or the
   crawl is closing (:meth:`SiblingHold.release_all`).
 
-The area is bounded by a number of pages and by the sum of their body sizes (the held responses
-stay counted in Scrapy's scraper slot, see :mod:`pipelines.pairing`); when a new page would pass a
-bound, the oldest held pages are released first. Nothing here knows about Scrapy's engine: the
+The area is bounded by a number of pages and by the sum of their body sizes (the held responses stay
+counted in Scrapy's scraper slot, see :mod:`pipelines.siblings.pairing`); when a new page would pass
+a bound, the oldest held pages are released first. Nothing here knows about Scrapy's engine: the
 owner calls :meth:`expire` and :meth:`release_all` from its timer.
 
 >>> hold = SiblingHold(wait=10, max_pages=1, max_bytes=100, clock=lambda: 0.0)
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 
 from twisted.internet.defer import Deferred
 
-__all__ = ["HOLD_FULL", "SiblingHold"]
+from pipelines.reasons import HOLD_FULL
 
-HOLD_FULL = "holding area full"
+__all__ = ["SiblingHold"]
 
 
 @dataclass(slots=True)

@@ -1,9 +1,9 @@
 """Every Redis client of newscrawl is made here, from the one setting ``NEWSCRAWL_REDIS_URL``.
 
-- :func:`crawler_redis`: the one client of a crawl (a worker). Everything in a worker that talks
-  to Redis takes it: the scheduler and scrapy-redis's queue and dupefilter, the
-  :class:`~pipelines.redis_link.RedisLink` (requests found, acknowledgements, stream items, seeds,
-  shared politeness, site rules), the sibling and wrapper stores. One
+- :func:`crawler_redis`: the one client of a crawl (a worker). Everything in a worker that talks to
+  Redis takes it: the scheduler and scrapy-redis's queue and dupefilter, the
+  :class:`~pipelines.redis_conn.link.RedisLink` (requests found, acknowledgements, stream items,
+  seeds, shared politeness, site rules), the sibling and wrapper stores. One
   :class:`redis.BlockingConnectionPool` of at most :data:`MAX_CONNECTIONS` connections, named
   :data:`CLIENT_NAME` (``CLIENT LIST`` shows them), closed when the engine stops.
 - :func:`redis_from_url`: a one-off client that has just answered PING (the CLI's start-up check

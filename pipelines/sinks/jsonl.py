@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 
 from pipelines.rolling import lock_or_none, rolling_name
-from pipelines.serialize import item_to_json
+from pipelines.sinks.serialize import item_to_json
 
 if TYPE_CHECKING:
     from typing import Self

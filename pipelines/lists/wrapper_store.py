@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from extractors.psnt import MIN_LINK_GROUP
-from pipelines.redis_client import crawler_redis
+from pipelines.redis_conn.clients import crawler_redis
 from pipelines.untrusted import load_json
 
 if TYPE_CHECKING:

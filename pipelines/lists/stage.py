@@ -4,12 +4,13 @@
 and the store's file or Redis I/O are all blocking) on the page the article chain already parsed
 (``Extraction.page``): a list page is parsed once. For a list page of template key K:
 
-1. K has a stored wrapper (:mod:`pipelines.wrappers`): apply it. It *matches* when it finds the main
-   structure and at least ``MIN_RECORDS`` records without a sharp drop against its recent record
-   counts (:func:`pipelines.wrappers.drift_reason`); the match is counted on the stored wrapper.
+1. K has a stored wrapper (:mod:`pipelines.lists.wrapper_store`): apply it. It *matches* when it
+   finds the main structure and at least ``MIN_RECORDS`` records without a sharp drop against its
+   recent record counts (:func:`pipelines.lists.wrapper_store.drift_reason`); the match is counted
+   on the stored wrapper.
 2. No wrapper, or it no longer matches: induce one from this page and a same-template sibling list
-   page (given by :class:`pipelines.pairing.SiblingPairing`), apply it to this page, store it
-   (replacing the old one: a *re-induction*). Without a sibling the page keeps the records the
+   page (given by :class:`pipelines.siblings.pairing.SiblingPairing`), apply it to this page, store
+   it (replacing the old one: a *re-induction*). Without a sibling the page keeps the records the
    drifted wrapper still found (if any) and says why it was not re-induced.
 3. No sibling came (every reason the pairing gives up: no same-template link, the wait timed out,
    the holding area full, the crawl closing) and step 1 left no records, or the sibling's
@@ -60,7 +61,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import redis
 from scrapy.utils.asyncio import run_in_thread
@@ -69,11 +70,10 @@ from extractors import psnt
 from extractors.errors import BadInput
 from extractors.page import Page, parse_page
 from pipelines.items import ItemIdentity, NewsList
-from pipelines.pairing import NOT_NEEDED, reason_slug
-from pipelines.record_board import RecordBoard
-from pipelines.siblings import StoredPage
+from pipelines.lists.record_board import RecordBoard
+from pipelines.reasons import NOT_NEEDED, reason_slug
 from pipelines.throttled_log import ThrottledLog
-from pipelines.wrappers import (
+from pipelines.lists.wrapper_store import (
     StoredWrapper,
     WrapperStore,
     drift_reason,
@@ -82,6 +82,8 @@ from pipelines.wrappers import (
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+
+    from extractors import Extraction
 
 __all__ = [
     "MAX_RECORDS_PER_LIST",
@@ -113,6 +115,20 @@ CARDS = {"more_cards": "more records from the page's cards of the list's markup"
 #: structure, to which step 4 adds the teasers of the same markup in other regions.
 TWO_PAGE_EVENTS = frozenset({"applied", "induced", "reinduced"})
 LOCK_STRIPES = 64
+
+
+class SiblingPage(Protocol):
+    """A same-template list page a wrapper is induced from, as the hall hands it over (the sibling
+    room's ``StoredPage``; this room reads its three fields and never imports that room)."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def body(self) -> bytes: ...
+
+    @property
+    def content_type(self) -> str | None: ...
 
 
 @dataclass(slots=True)
@@ -156,7 +172,7 @@ def list_records(
     store: WrapperStore | None,
     key: str,
     page: Page,
-    sibling: StoredPage | None,
+    sibling: SiblingPage | None,
     max_bytes: int,
     single_page: bool = False,
     no_sibling: str | None = None,
@@ -302,7 +318,7 @@ def _induce(
     stores: _Store,
     key: str,
     page: Page,
-    sibling: StoredPage,
+    sibling: SiblingPage,
     max_bytes: int,
     outcome: ListOutcome,
     replacing: StoredWrapper | None,
@@ -389,7 +405,7 @@ def _ms(started: float) -> float:
 
 class ListStage:
     """The list-page part of :class:`~pipelines.extract.ExtractPipeline`: wrapper store, stats, and
-    the records handed to the spider (:mod:`pipelines.record_board`)."""
+    the records handed to the spider (:mod:`pipelines.lists.record_board`)."""
 
     def __init__(self, crawler: Crawler, store: WrapperStore | None) -> None:
         self.crawler = crawler
@@ -427,14 +443,36 @@ class ListStage:
     async def news_list(
         self,
         item: dict[str, Any],
-        extraction: dict[str, Any],
-        page: Page,
-        sibling: StoredPage | None,
+        result: Extraction,
+        sibling: SiblingPage | None,
         no_sibling: str | None,
         max_bytes: int,
     ) -> dict[str, Any]:
-        """The ``NewsList`` item of a list page (``page``: its parse, shared with the article
-        chain); counts the wrapper events."""
+        """The ``NewsList`` item of a list page from its :class:`extractors.Extraction` (whose
+        parse the records are read from); counts the wrapper events. A PSNT bug never loses the
+        page: it gets no records, and says why."""
+        extraction = result.to_dict()
+        try:
+            return await self._news_list(item, extraction, result.page, sibling, no_sibling,
+                                         max_bytes)
+        except Exception as exc:
+            logger.exception("list extraction failed on %s", item["url"])
+            self.crawler.stats.inc_value("newscrawl/errors/list_exception")
+            return news_list_item(
+                item, extraction, ListOutcome([], "none", f"list extraction failed: {exc}"),
+                {"url": None if sibling is None else sibling.url, "used": False,
+                 "reason": no_sibling or "list extraction failed"},
+            )
+
+    async def _news_list(
+        self,
+        item: dict[str, Any],
+        extraction: dict[str, Any],
+        page: Page,
+        sibling: SiblingPage | None,
+        no_sibling: str | None,
+        max_bytes: int,
+    ) -> dict[str, Any]:
         key = item.get("template_key") or ""
         outcome = await run_in_thread(
             _locked_records, self._locks[hash(key) % len(self._locks)], self.store, key, page,
@@ -483,7 +521,7 @@ class ListStage:
 
 
 def _why_sibling_unused(
-    outcome: ListOutcome, sibling: StoredPage | None, no_sibling: str | None
+    outcome: ListOutcome, sibling: SiblingPage | None, no_sibling: str | None
 ) -> str | None:
     if outcome.event == "applied":
         return NOT_NEEDED
@@ -495,7 +533,7 @@ def _locked_records(
     store: WrapperStore | None,
     key: str,
     page: Page,
-    pairing: tuple[StoredPage | None, str | None, bool, bool, bool],
+    pairing: tuple[SiblingPage | None, str | None, bool, bool, bool],
     max_bytes: int,
     max_records: int = MAX_RECORDS_PER_LIST,
 ) -> ListOutcome:

@@ -1,11 +1,10 @@
 """SiblingPairing: find the same-template sibling an article page is extracted against (paper 003).
 
-Where pages wait, and why there
--------------------------------
-The spider (``crawler/spiders/news.py``) marks on every article page item the page's own link
-with the same template key (``sibling_link``, see ``crawler/sibling_links.py``) and, for the first
-article of a template it sees, requests that link with high priority. The page item then goes
-through :class:`~pipelines.archive.WarcArchivePipeline` first (the raw page is archived before
+Where pages wait, and why there ------------------------------- The spider
+(``crawler/spiders/news.py``) marks on every article page item the page's own link with the same
+template key (``sibling_link``, see ``crawler/sibling_links.py``) and, for the first article of a
+template it sees, requests that link with high priority. The page item then goes through
+:class:`~pipelines.archive.pipeline.WarcArchivePipeline` first (the raw page is archived before
 anything waits) and reaches :class:`~pipelines.extract.ExtractPipeline`, which asks
 :meth:`SiblingPairing.find`:
 
@@ -15,8 +14,8 @@ anything waits) and reaches :class:`~pipelines.extract.ExtractPipeline`, which a
    paired: it goes on at once, with that reason (``not_cjk``), unless it was itself fetched as a
    sibling (then it is stored for the page that asked for it);
 1. every article and list page (and every page fetched as a sibling) is added to the
-   :class:`~pipelines.siblings.SiblingStore` of its template key on arrival, *then* the store is read:
-   of two pages of a new template arriving together, the later one finds the other;
+   :class:`~pipelines.siblings.store.SiblingStore` of its template key on arrival, *then* the store
+   is read: of two pages of a new template arriving together, the later one finds the other;
 2. the newest stored page of the template, other than the page itself, is the sibling;
 3. none stored and no same-template link on the page: go on at once without a sibling;
 4. none stored yet, but a link: the page is *held* in a bounded :class:`SiblingHold` until a page of
@@ -54,7 +53,6 @@ Nothing is held forever, nothing is lost at close.
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -62,11 +60,12 @@ from scrapy.utils.asyncio import create_looping_call, run_in_thread
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
-from extractors import AUTO, NOT_CJK, SIBLING_OFF, USE_SIBLING
-from pipelines.redis_client import crawler_redis
-from pipelines.sibling_hold import HOLD_FULL, SiblingHold
-from pipelines.throttled_log import ThrottledLog
-from pipelines.siblings import (
+from extractors import AUTO, USE_SIBLING
+from pipelines.reasons import (CLOSED, HOLD_FULL, NO_LINK, NOT_ARTICLE, NOT_NEEDED, NOT_STORED,
+                               STORE_DOWN)
+from pipelines.redis_conn.clients import crawler_redis
+from pipelines.siblings.hold import SiblingHold
+from pipelines.siblings.store import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_PAGE_BYTES,
@@ -77,49 +76,18 @@ from pipelines.siblings import (
     SiblingStore,
     StoredPage,
 )
+from pipelines.throttled_log import ThrottledLog
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = [
-    "CLOSED",
-    "DISABLED",
-    "NOT_ARTICLE",
-    "NO_LINK",
-    "NOT_CJK",
-    "SIBLING_OFF",
-    "SiblingPairing",
-    "pairing_from_crawler",
-    "reason_slug",
-    "use_sibling_setting",
-]
+__all__ = ["SiblingPairing", "pairing_from_crawler", "use_sibling_setting"]
 
 logger = logging.getLogger(__name__)
 _store_down_log = ThrottledLog(logger)
 
-DISABLED = "sibling pairing disabled"
-NOT_ARTICLE = "only article and list pages are paired"
-NO_LINK = "no same-template link on the page"
-STORE_DOWN = "sibling store unavailable"
-CLOSED = "crawl closed before a sibling arrived"
-NOT_STORED = "the template's pages were not stored"
-NOT_NEEDED = "not needed: the template has a wrapper"
 #: Routes whose pages are paired: articles (LCS denoising) and lists (PSNT wrapper induction).
 PAIRED_ROUTES = frozenset({"article", "list"})
-
-#: Stats slugs of the reasons above (``newscrawl/siblings/none/<slug>``); others are slugified.
-_SLUGS = {
-    DISABLED: "disabled",
-    NOT_ARTICLE: "not_article",
-    NO_LINK: "no_same_template_link",
-    STORE_DOWN: "store_unavailable",
-    CLOSED: "crawl_closed",
-    HOLD_FULL: "hold_full",
-    NOT_STORED: "not_stored",
-    NOT_NEEDED: "not_needed",
-    NOT_CJK: "not_cjk",
-    SIBLING_OFF: "use_sibling_never",
-}
 
 DEFAULT_WAIT = 30.0
 #: Bounds of the holding area (see the module docstring).
@@ -133,15 +101,6 @@ HOLD_SHARE_OF_SCRAPER_SLOT = 0.8
 
 #: Seconds between two looks of the timer (timeouts, a closing engine, pages stored by other workers).
 TICK_SECONDS = 0.5
-
-
-def reason_slug(reason: str) -> str:
-    """The stats slug of a "no sibling" reason.
-
-    >>> reason_slug("no sibling arrived within 30 s"), reason_slug(NO_LINK)
-    ('no_sibling_arrived_within_30_s', 'no_same_template_link')
-    """
-    return _SLUGS.get(reason) or re.sub(r"[^a-z0-9]+", "_", reason.lower()).strip("_")[:48]
 
 
 class SiblingPairing:
@@ -304,8 +263,8 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     """The pairing of a crawl from its ``NEWSCRAWL_SIBLING*`` settings; None when disabled.
 
     The store is Redis (shared by all workers) when ``NEWSCRAWL_REDIS_URL`` is set, on the crawl's
-    one client (:func:`pipelines.redis_client.crawler_redis`), else in memory. No network here: the
-    Redis client connects on first use.
+    one client (:func:`pipelines.redis_conn.clients.crawler_redis`), else in memory. No network
+    here: the Redis client connects on first use.
     """
     s = crawler.settings
     if not s.getbool("NEWSCRAWL_SIBLINGS_ENABLED", True):

@@ -22,7 +22,7 @@ response goes on.
 
 Settings: ``NEWSCRAWL_WARC_ENABLED`` (default on), ``NEWSCRAWL_WARC_DIR``,
 ``NEWSCRAWL_WARC_PREFIX``, ``NEWSCRAWL_WARC_MAX_BYTES``, ``NEWSCRAWL_WARC_GZIP_LEVEL`` (zlib level of
-each record's gzip member, default 6; see :mod:`pipelines.warc_writer`).
+each record's gzip member, default 6; see :mod:`pipelines.archive.writer`).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import threads
 from twisted.python.threadpool import ThreadPool
 
-from pipelines.warc_writer import DEFAULT_MAX_BYTES, DEFAULT_PREFIX, GZIP_LEVEL, WarcWriter
+from pipelines.archive.writer import DEFAULT_MAX_BYTES, DEFAULT_PREFIX, GZIP_LEVEL, WarcWriter
 
 if TYPE_CHECKING:
     from typing import Self

@@ -2,9 +2,9 @@
 
 Files are ``<prefix>-<UTC stamp>-<pid>-<serial>.warc.gz.open`` while written and renamed to
 ``.warc.gz`` when closed or rotated (by size); then ``<name>.cdxj`` is written beside them from
-the index lines made as the records were written (:mod:`pipelines.warc_index`). Each record is
+the index lines made as the records were written (:mod:`pipelines.archive.index`). Each record is
 its own gzip member, written whole, so a crash leaves at most a partial last member, which
-:mod:`pipelines.warc_recovery` cuts at the next start. Writing is synchronous on the reactor
+:mod:`pipelines.archive.recovery` cuts at the next start. Writing is synchronous on the reactor
 thread: two gzip members and one ``os.write`` per exchange.
 """
 
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from warcio.warcwriter import WARCWriter
 
+from pipelines.archive.index import cdxj_line, index_unindexed, write_cdxj, write_lines
+from pipelines.archive.records import WARC_VERSION, exchange_records
+from pipelines.archive.recovery import OPEN_SUFFIX, recover_open_warcs
 from pipelines.rolling import lock_or_none, rolling_name
-from pipelines.warc_index import cdxj_line, index_unindexed, write_cdxj, write_lines
-from pipelines.warc_records import WARC_VERSION, exchange_records
-from pipelines.warc_recovery import OPEN_SUFFIX, recover_open_warcs
 
 if TYPE_CHECKING:
     from scrapy.http import Request, Response

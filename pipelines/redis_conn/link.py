@@ -38,7 +38,7 @@ from scrapy.crawler import Crawler
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import task, threads
 
-from pipelines.redis_client import crawl_redis_url, crawler_redis, per_crawler, redacted_url
+from pipelines.redis_conn.clients import crawl_redis_url, crawler_redis, per_crawler, redacted_url
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +73,8 @@ class RedisLink:
     ) -> None:
         self.crawler = crawler
         self.url = url
-        #: the crawl's one client (:func:`pipelines.redis_client.crawler_redis`: short timeouts, no
-        #: retry inside redis-py: this link retries); its owner closes it, not the link
+        #: the crawl's one client (:func:`pipelines.redis_conn.clients.crawler_redis`: short
+        #: timeouts, no retry inside redis-py: this link retries); its owner closes it, not the link
         self.client = client
         self.spill_path = spill_path
         self.max_outage_s = max_outage_s

@@ -1,15 +1,16 @@
 """Consumer groups of the item stream: creating one, and how far the stream may be trimmed.
 
-The items stream (:mod:`pipelines.redis_stream`) is read by news-clustering systems through Redis
-consumer groups (``XREADGROUP`` + ``XACK``; ``newscrawl consume`` is one such reader). The trimming
-policy: **no entry a registered group has not acknowledged is ever deleted**. For each group the
-safe point is its oldest pending entry (delivered, not yet acknowledged) or, when nothing is
-pending, the last entry it was given (everything before it is acknowledged); the stream is trimmed
-(``XTRIM MINID ~``) to the slowest group's safe point, so entries no group has read yet, and
+The items stream (:mod:`pipelines.sinks.redis_stream`) is read by news-clustering systems through
+Redis consumer groups (``XREADGROUP`` + ``XACK``; ``newscrawl consume`` is one such reader). The
+trimming policy: **no entry a registered group has not acknowledged is ever deleted**. For each
+group the safe point is its oldest pending entry (delivered, not yet acknowledged) or, when nothing
+is pending, the last entry it was given (everything before it is acknowledged); the stream is
+trimmed (``XTRIM MINID ~``) to the slowest group's safe point, so entries no group has read yet, and
 entries read but not acknowledged, stay. With no group registered, the stream is capped by length
 (``XTRIM MAXLEN ~ cap``), as a plain capped log. A stream whose groups lag past the cap grows: the
-producer warns and slows down (backpressure, :class:`pipelines.redis_stream.RedisStreamPipeline`),
-it never deletes unread entries to stay under the cap.
+producer warns and slows down (backpressure,
+:class:`pipelines.sinks.redis_stream.RedisStreamPipeline`), it never deletes unread entries to stay
+under the cap.
 
 Needs Redis ≥ 6.2 (``XTRIM MINID``, ``XAUTOCLAIM``).
 """

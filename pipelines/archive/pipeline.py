@@ -1,6 +1,6 @@
 """WarcArchivePipeline: each page item points at the WARC record of its response.
 
-The archive itself is written at the downloader, by :class:`pipelines.warc_capture.
+The archive itself is written at the downloader, by :class:`pipelines.archive.capture.
 WarcCaptureMiddleware`, which sees every exchange (redirects, errors, robots.txt, non-HTML) with its
 payload as received; the page item carries the pointer of its response record, copied from the
 request meta by :func:`crawler.page_item.page_item`. This pipeline, first in ``ITEM_PIPELINES``,
@@ -55,7 +55,7 @@ class WarcArchivePipeline:
             self._warned = True
             logger.warning(
                 "Page %s has no WARC record (a write error, or no "
-                "pipelines.warc_capture.WarcCaptureMiddleware in DOWNLOADER_MIDDLEWARES)",
+                "pipelines.archive.capture.WarcCaptureMiddleware in DOWNLOADER_MIDDLEWARES)",
                 item.get("url"),
             )
         return item
