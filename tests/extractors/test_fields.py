@@ -190,6 +190,10 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "three microdata days (related stories): none is the rival of the first"),
     ("htmldate_eval-00749.html", "2023-11-08",
      "JSON-LD's 01:09 UTC (the next day) is the declared modification: no rival of 18:09"),
+    ("trafilatura_eval-00388.html", "2020-03-31",
+     "a 150-character standfirst and a byline under the headline, then '31.03.2020'"),
+    ("wcxb_dev-01083.html", "2026-02-11",
+     "the dateline under a headline whose own length left no room for it before"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
