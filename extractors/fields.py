@@ -265,7 +265,7 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
         if from_url is not None:
             chosen = (from_url, "url")
         else:
-            found = bylines.headline_dateline(page, fetched_at)
+            found = bylines.headline_dateline(page, fetched_at, out.title)
             if found is None:
                 found = bylines.htmldate_fallback(page, fetched_at)
             if found is None:

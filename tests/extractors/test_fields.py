@@ -194,6 +194,12 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "a 150-character standfirst and a byline under the headline, then '31.03.2020'"),
     ("wcxb_dev-01083.html", "2026-02-11",
      "the dateline under a headline whose own length left no room for it before"),
+    ("trafilatura_eval-00564.html", "2021-10-18",
+     "the dateline under the <h1> that reads as the title, not under the first (a skip link)"),
+    ("trafilatura_eval-00919.html", "2023-11-07",
+     "the dateline under the <h1> that reads as the title, not under the logo's <h1>"),
+    ("htmldate_eval-00975.html", "2020-10-13",
+     "the dateline under the <h1> that reads as the title, not under a currency ticker's"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
