@@ -250,10 +250,12 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
     found_modified = _first_date(out, "modified", modified, fetched_at, langs, zone)
     if found_modified is not None:
         out.fill("modified", found_modified[0].iso(), found_modified[1])
+    valid: list[tuple[FoundDate, str]] = []
     chosen = _first_date(out, "published", _candidates_published(page, meta), fetched_at, langs,
-                         zone)
+                         zone, valid)
     if chosen is not None and chosen[1] in DECLARED_SOURCES:
-        shown = _shown_date(page, chosen, fetched_at, langs, found_modified is not None)
+        shown = _shown_date(page, chosen, fetched_at, langs, found_modified is not None,
+                            _declared_rival(chosen, valid, found_modified))
         if shown is not None:
             out.note("published", f"the page shows {shown[0].iso()}, not {chosen[1]} "
                                   f"{chosen[0].iso()}")
@@ -263,7 +265,7 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
         if from_url is not None:
             chosen = (from_url, "url")
         else:
-            found = bylines.headline_dateline(page, fetched_at)
+            found = bylines.headline_dateline(page, fetched_at, out.title)
             if found is None:
                 found = bylines.htmldate_fallback(page, fetched_at)
             if found is None:
@@ -274,8 +276,30 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
         out.published_raw = chosen[0].raw
 
 
+def _declared_rival(chosen: tuple[FoundDate, str], valid: list[tuple[FoundDate, str]],
+                    modified: tuple[FoundDate, str] | None) -> tuple[FoundDate, str] | None:
+    """The other publication date the metadata declares, where it declares exactly two days
+    (``chosen``'s and this one) that are not its declared modification day; else None.
+
+    Several other days are a list's or a thread's (a forum's ``<meta itemprop="datePublished">``
+    per post; oetv.at's related stories in microdata); a day that is the declared modification
+    is the last edit repeated (vox.com's ``sailthru.date``; denverpost.com's JSON-LD 01:09 UTC,
+    the next day, beside its wall-clock 18:09). Without either test, every page with a gold
+    date: 15 pages lost on four sets; with both, none (docs/evaluation.md, "Dates, seventh
+    round"); a bound on how far apart the two days must be changed no page."""
+    last_edit = modified[0].day() if modified is not None else None
+    days = {d.day() for d, s in valid if s in DECLARED_SOURCES} - {last_edit}
+    if len(days) != 2 or chosen[0].day() not in days:
+        return None
+    for found, source in valid:
+        if source in DECLARED_SOURCES and found.day() in days and found.day() != chosen[0].day():
+            return found, source
+    return None
+
+
 def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetime | None,
-                langs: tuple[str, ...], versions: bool = True) -> tuple[FoundDate, str] | None:
+                langs: tuple[str, ...], versions: bool = True,
+                rival: tuple[FoundDate, str] | None = None) -> tuple[FoundDate, str] | None:
     """The day the page shows, where it is not the day its metadata declares and two readers
     of the page agree on it: our dateline reader (``bylines.text_date``: a date-marked element
     or the line after the headline, not any date in the body) and htmldate.
@@ -297,13 +321,21 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
     does a shown day overrule a declared day that the URL names too (inquirer.com's
     ``/2020/07/18/`` story showing "July 19, 2020"), or one its numbers name read the other way
     round (blockrenovation.com's "09.10.2024", month first, beside JSON-LD's 2024-09-10:
-    wcxb_dev 1 page gained, none lost)."""
+    wcxb_dev 1 page gained, none lost).
+
+    ``rival``: the other publication day the metadata declares (``_declared_rival``). Where the
+    metadata disagrees with itself so and the page shows the rival's day, the rival is the
+    publication: two readers agree on it without htmldate (medium.com's
+    ``article:published_time`` 2015-12-11 beside JSON-LD's ``datePublished`` 2015-10-15 and
+    "Oct 15, 2015" under the headline; docs/evaluation.md, "Dates, seventh round")."""
     shown = bylines.text_date(page, fetched_at, langs, anywhere=False)
     if shown is None or shown.day() == declared[0].day():
         return None
     swapped = other_reading(shown)
     if swapped is not None and swapped.day() == declared[0].day():
         return None  # "09.10.2024" read the other way round is the declared 10 September
+    if rival is not None and rival[0].day() == shown.day():
+        return rival
     if not versions and shown.day() > declared[0].day():
         return None
     in_url = url_date(page.url)
@@ -316,12 +348,14 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
 
 
 def _first_date(out: Fields, name: str, candidates: list[tuple[str, str]],
-                fetched_at: datetime | None, langs: tuple[str, ...], zone: str | None = None
+                fetched_at: datetime | None, langs: tuple[str, ...], zone: str | None = None,
+                valid: list[tuple[FoundDate, str]] | None = None
                 ) -> tuple[FoundDate, str] | None:
     """The first candidate that reads as a valid date (in the page's own zone when another
     candidate gives the same moment with it, else in ``zone``, the site's zone, when it is a UTC
-    time); refusals and disagreements noted."""
-    valid: list[tuple[FoundDate, str]] = []
+    time); refusals and disagreements noted. ``valid``, when given, receives every candidate
+    that read as a date, in order."""
+    valid = [] if valid is None else valid
     refused = []
     for raw, source in candidates[:MAX_DATE_CANDIDATES]:
         found, why = parse_date(raw, fetched_at, langs)

@@ -133,7 +133,8 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
 # Publication dates of real pages (htmldate_eval, readability_testpages, Apache-2.0; wcxb_dev,
 # CC-BY-4.0): each was dated wrongly before the rule named beside it, except
 # readability_testpages-00122, which guards the dateline rule against reaching too far (it was
-# misdated by a first version of it).
+# misdated by a first version of it), and readability_testpages-00112, trafilatura_eval-00694 and
+# htmldate_eval-00749, which guard the declared-rival rule the same way.
 # The day is the dataset's gold day, except on htmldate_eval-00470, whose gold (26 January) is a
 # day after every date the page writes.
 @pytest.mark.parametrize("name, day, rule", [
@@ -177,6 +178,28 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "no metadata: the dateline under the headline, not htmldate's other story (2022-01-21)"),
     ("wcxb_dev-01437.html", "2024-11-06",
      "no metadata: the dateline under the headline, not htmldate's other date (2023-10-11)"),
+    ("readability_testpages-00064.html", "2015-10-15",
+     "og 2015-12-11 against JSON-LD 2015-10-15: the page shows JSON-LD's day, which is taken"),
+    ("htmldate_eval-00497.html", "2022-01-27",
+     "meta 2022-01-21 against microdata 2022-01-27: the page shows the microdata's day"),
+    ("wcxb_dev-00345.html", "2022-10-08",
+     "og 2022-10-24 against microdata 2022-10-08: the page shows the microdata's day"),
+    ("readability_testpages-00112.html", "2017-12-15",
+     "a shown sailthru.date (2018-07-24) that is the declared modification is no rival"),
+    ("trafilatura_eval-00694.html", "2022-02-02",
+     "three microdata days (related stories): none is the rival of the first"),
+    ("htmldate_eval-00749.html", "2023-11-08",
+     "JSON-LD's 01:09 UTC (the next day) is the declared modification: no rival of 18:09"),
+    ("trafilatura_eval-00388.html", "2020-03-31",
+     "a 150-character standfirst and a byline under the headline, then '31.03.2020'"),
+    ("wcxb_dev-01083.html", "2026-02-11",
+     "the dateline under a headline whose own length left no room for it before"),
+    ("trafilatura_eval-00564.html", "2021-10-18",
+     "the dateline under the <h1> that reads as the title, not under the first (a skip link)"),
+    ("trafilatura_eval-00919.html", "2023-11-07",
+     "the dateline under the <h1> that reads as the title, not under the logo's <h1>"),
+    ("htmldate_eval-00975.html", "2020-10-13",
+     "the dateline under the <h1> that reads as the title, not under a currency ticker's"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
