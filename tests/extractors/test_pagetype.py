@@ -20,12 +20,13 @@ from evaluation.training.pagetype import THRESHOLDS, _forest
 from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
-from extractors.pagetype import (ADDRESS_FLOORS, FEATURES, KIND_FLOORS, MEDIA_ARTICLE_FLOOR,
-                                 REFERENCE_ARTICLE_FLOOR, ROOT_ARTICLE_FLOOR,
+from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, FEATURES, KIND_FLOORS,
+                                 MEDIA_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR, ROOT_ARTICLE_FLOOR,
                                  TEASER_ARTICLE_FLOOR, PageTypeModel, address_floor,
-                                 address_kinds, classify_page, commerce_address, heuristic_type,
-                                 load_page_model, media_address, page_features, page_kinds,
-                                 reference_address, root_address, section_address, teaser_body)
+                                 address_kinds, card_page, classify_page, commerce_address,
+                                 heuristic_type, load_page_model, media_address, page_features,
+                                 page_kinds, reference_address, root_address, section_address,
+                                 teaser_body)
 from tests.fixture_pages import gold_lines, page_bytes
 
 PAGE_TYPE_SET = Path(__file__).parents[1] / "fixtures" / "eval" / "page_type"
@@ -334,6 +335,31 @@ def test_offer_tool_and_developer_pages_the_model_is_unsure_of_are_not_articles(
     p_article, floor = _p_article_and_floor(result)
     assert floor <= p_article < 0.5 and address_kinds(gold["url"])
     assert result.page_type == gold["page_type"] == "other"
+
+
+def test_a_page_of_cards_the_model_is_unsure_of_is_not_an_article():
+    """pinchofyum.com/recipes/air-fryer-recipes (wcxb_dev, the gate's page-type set, gold list):
+    a grid of recipe cards, each an ``<article>``, P(article) 0.15, over the model's own floor,
+    under the cards floor; typed article before the cards kind (2026-11-27, evening)."""
+    gold = next(g for g in map(json.loads, (PAGE_TYPE_SET / "gold.jsonl").read_text(
+        encoding="utf-8").splitlines())
+                if g["url"] == "https://pinchofyum.com/recipes/air-fryer-recipes")
+    result = extract((PAGE_TYPE_SET / gold["file"]).read_bytes(), url=gold["url"])
+    p_article, floor = _p_article_and_floor(result)
+    assert floor <= p_article < CARDS_ARTICLE_FLOOR and not address_kinds(gold["url"])
+    assert card_page(result.page) and "cards" in page_kinds(result.page, result.body)
+    assert result.page_type == gold["page_type"] == "list"
+
+
+def test_an_article_with_related_story_cards_stays_an_article():
+    """almanac.com's garden article ends with 25 ``<article>`` cards of other stories; its
+    P(article) is over the cards floor, so it stays an article."""
+    from tests.fixture_pages import fixture
+
+    gold = fixture("wcxb_dev-01374.html")
+    result = extract(page_bytes(gold), url=gold["url"])
+    assert card_page(result.page)
+    assert result.page_type == gold["page_type"] == "article"
 
 
 def test_the_trainer_decides_reference_addresses_as_the_crawl_does():
