@@ -317,21 +317,18 @@ def test_reference_address_reads_documentation_and_discussion_addresses(url, ref
     assert reference_address(url) is reference
 
 
-@pytest.mark.parametrize("folder, name", [
-    ("pages", "wcxb_dev-00726.html"),  # forthea.com/services/analytics/
-    ("pagetype_address/pages", "wcxb_dev-00724.html"),  # developer.android.com/get-started/...
-    ("pagetype_address/pages", "wcxb_dev-01367.html"),  # bankrate.com/.../...-calculator/
+@pytest.mark.parametrize("folder, url", [
+    (".", "https://www.forthea.com/services/analytics/"),
+    ("pagetype_address", "https://developer.android.com/get-started/overview"),
+    ("pagetype_address", "https://www.bankrate.com/retirement/retirement-plan-calculator/"),
 ])
-def test_offer_tool_and_developer_pages_the_model_is_unsure_of_are_not_articles(folder, name):
+def test_offer_tool_and_developer_pages_the_model_is_unsure_of_are_not_articles(folder, url):
     """A firm's services page, a developer site's guide and a finance site's calculator
     (wcxb_dev, gold other): P(article) 0.21, 0.14 and 0.24, over the model's own floor, under
     the address floor; typed article before the top-level ``/services/``, ``developer.`` host
     and calculator addresses (2026-11-27, evening)."""
-    base = Path(__file__).parents[1] / "fixtures"
-    gold = next(g for g in map(json.loads, (base / folder).parent.joinpath("gold.jsonl")
-                               .read_text(encoding="utf-8").splitlines())
-                if g["file"] == f"pages/{name}")
-    result = extract((base / folder / name).read_bytes(), url=gold["url"])
+    gold, html = _address_page(folder, url)
+    result = extract(html, url=gold["url"])
     p_article, floor = _p_article_and_floor(result)
     assert floor <= p_article < 0.5 and address_kinds(gold["url"])
     assert result.page_type == gold["page_type"] == "other"
@@ -341,10 +338,8 @@ def test_a_page_of_cards_the_model_is_unsure_of_is_not_an_article():
     """pinchofyum.com/recipes/air-fryer-recipes (wcxb_dev, the gate's page-type set, gold list):
     a grid of recipe cards, each an ``<article>``, P(article) 0.15, over the model's own floor,
     under the cards floor; typed article before the cards kind (2026-11-27, evening)."""
-    gold = next(g for g in map(json.loads, (PAGE_TYPE_SET / "gold.jsonl").read_text(
-        encoding="utf-8").splitlines())
-                if g["url"] == "https://pinchofyum.com/recipes/air-fryer-recipes")
-    result = extract((PAGE_TYPE_SET / gold["file"]).read_bytes(), url=gold["url"])
+    gold, html = _address_page("eval/page_type", "https://pinchofyum.com/recipes/air-fryer-recipes")
+    result = extract(html, url=gold["url"])
     p_article, floor = _p_article_and_floor(result)
     assert floor <= p_article < CARDS_ARTICLE_FLOOR and not address_kinds(gold["url"])
     assert card_page(result.page) and "cards" in page_kinds(result.page, result.body)
