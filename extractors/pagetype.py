@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 
@@ -51,13 +51,14 @@ from extractors.jsonld import ARTICLE_TYPES, page_jsonld, type_names
 from extractors.modelio import ModelError, load_model
 from extractors.page import Page, link_hrefs, name_marks
 
-__all__ = ["ADDRESS_FLOORS", "COMMERCE_ARTICLE_FLOOR", "FEATURES", "KIND_FLOORS",
-           "MAX_TEASER_GAP", "MEDIA_ARTICLE_FLOOR", "MIN_BODY_TEASERS", "MIN_TEASER_SHARE",
-           "REFERENCE_ARTICLE_FLOOR", "ROOT_ARTICLE_FLOOR", "SECTION_ARTICLE_FLOOR",
-           "TEASER_ARTICLE_FLOOR", "Forest", "PageTypeModel", "address_floor", "address_kinds",
-           "classify_page", "commerce_address", "default_page_model", "heuristic_type",
-           "load_page_model", "media_address", "page_features", "page_kinds", "reference_address",
-           "root_address", "section_address", "teaser_body"]
+__all__ = ["ADDRESS_FLOORS", "CARDS_ARTICLE_FLOOR", "COMMERCE_ARTICLE_FLOOR", "FEATURES",
+           "KIND_FLOORS", "MAX_TEASER_GAP", "MEDIA_ARTICLE_FLOOR", "MIN_ARTICLE_ELEMENTS",
+           "MIN_BODY_TEASERS", "MIN_TEASER_SHARE", "REFERENCE_ARTICLE_FLOOR", "ROOT_ARTICLE_FLOOR",
+           "SECTION_ARTICLE_FLOOR", "TEASER_ARTICLE_FLOOR", "Forest", "PageTypeModel",
+           "address_floor", "address_kinds", "card_page", "classify_page", "commerce_address",
+           "default_page_model", "heuristic_type", "load_page_model", "media_address",
+           "page_features", "page_kinds", "reference_address", "root_address", "section_address",
+           "teaser_body"]
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +96,11 @@ MEDIA_ARTICLE_FLOOR = 0.5
 #: keeps its body), and a blog whose home page is its one post (P 0.69) stays an article. No page
 #: of the article-only sets (aeb, big9, cx_bbc, cx_163, readability_testpages) is at a root
 #: address; the other page-type sets are unchanged.
+#: ... a query of tracking parameters alone (:data:`_TRACKING_PARAMETER`: Google's ``srsltid``,
+#: ``utm_*``, click ids) leaves a root address a root address: it tags the link that led to the
+#: page, it names no page. wcxb_dev has 9 shop home pages at ``/?srsltid=...`` (gold list), 6 of
+#: them typed article at P(article) 0.16-0.25 before; replayed on every typed page of the nine
+#: page-type and article sets (2026-11-27, evening): those 6 right, none lost.
 ROOT_ARTICLE_FLOOR = 0.5
 #: P(article) a page at a reference address (:func:`reference_address`: documentation, a wiki, a
 #: help centre, a forum or a question site) must reach to be an article: what a site files so is
@@ -120,6 +126,18 @@ REFERENCE_ARTICLE_FLOOR = 0.5
 #: ``/feature(s)/``, and ``/service(s)/`` (18 more wcxb_dev pages right, but a university's "what
 #: is SEO" explainer lost, and German sites file press releases and news under ``/Service/``:
 #: bmas.de, bund.net, oekolandbau.de in trafilatura_eval and htmldate_eval).
+#: Added 2026-11-27, evening, replayed the same way: a site's top-level ``/services/`` (plural,
+#: as the first segment or after at most two locale segments such as ``/us/en/``, ``/en-in/``;
+#: :data:`_SERVICES_PATH`): a firm's catalogue of its offers, not a unit's name deeper in a path
+#: (the loss above, mtu.edu's explainer, is at ``/umc/services/...``) nor the German and Korean
+#: ``/service/`` that files news (bund.net, oekolandbau.de, martinruetter.com, kbs.co.kr: none
+#: matches): 17 more wcxb_dev pages right (pwc, ibm, crowdstrike, luxoft...), none lost;
+#: Shopify's ``/collections/<name>`` (a shop's category): 2 right (allbirds, beardbrand), none
+#: lost (the singular ``/collection/`` files essays: publicdomainreview.org, ncsc.gov.uk); and a
+#: last segment ending in ``calculator`` (a finance site's tool page): 4 right (bankrate,
+#: vanguard, merrilledge, capitalgroup), none lost. No page of the article-only sets and no URL
+#: of trafilatura_eval or htmldate_eval is at such an address but happycoffee.org's
+#: ``/collections/shop/products/...``, a commerce address already.
 COMMERCE_ARTICLE_FLOOR = 0.5
 SECTION_ARTICLE_FLOOR = 0.5
 #: A teaser body (:func:`teaser_body`): the chain's body holds the anchors of at least
@@ -146,6 +164,21 @@ MIN_BODY_TEASERS = 8
 MIN_TEASER_SHARE = 0.2
 MAX_TEASER_GAP = 400
 TEASER_ARTICLE_FLOOR = 0.5
+#: A page of cards (:func:`card_page`): at least :data:`MIN_ARTICLE_ELEMENTS` ``<article>``
+#: elements. HTML gives ``<article>`` to a self-contained composition, one story or one teaser;
+#: a page with this many is a grid or a column of teasers (a front, a category, a shop's or a
+#: firm's offers), whatever its text reads like, and is an article only from P(article)
+#: :data:`CARDS_ARTICLE_FLOOR`, as at the addresses above. Replayed on the shipped model's
+#: probabilities of every typed page of the nine page-type and article sets (2026-11-27,
+#: evening, after the address kinds of the same evening): at 20, 10 more pages right
+#: (wcxb_dev 8: nytimes.com's wirecutter section, pinchofyum's recipe list, salesforce.com/crm,
+#: brightlocal's tools, a linuxfoundation course, a lemmy thread...; news_article_vs_nonarticle
+#: 2: cnn.com/opinions, a cbsnews podcast page), none lost; 25 and 30 lose none either (6-8
+#: gained); 15 loses hrsa.gov's oral-health page (P 0.34), 10 two more. The 59 articles of the
+#: nine sets with 20 or more ``<article>`` elements (related-story cards) have P(article) 0.63
+#: and over.
+MIN_ARTICLE_ELEMENTS = 20
+CARDS_ARTICLE_FLOOR = 0.5
 MODEL_NAME = "pagetype"
 PAGE_TYPES = ("article", "list", "other")
 
@@ -200,11 +233,22 @@ _REFERENCE_PATH = re.compile(
     r"(?:^|/)(?:docs?|manual|reference|api|documentation|kb|man-pages|handbook|viewtopic\.php|"
     r"showthread\.php|showtopic|threads?|forums?|questions|discussions?|bbs)(?:/|$|\?|\.)|"
     r"/t/[^/]+/\d+|/r/[^/]+/comments/|[?&]topic=", re.I)
+#: ... and hosts: a ``developer.`` host (developer.android.com, developer.hashicorp.com; not
+#: ``developers.``, slashdot's news section), and the documentation hosts readthedocs.io and
+#: gitbook.io (2026-11-27, evening, replayed as :data:`REFERENCE_ARTICLE_FLOOR`: wcxb_dev 5 more
+#: pages right, none lost).
 _REFERENCE_HOST = re.compile(
-    r"(?:^|\.)(?:docs?|wiki|support|help|learn|forums?|community|discuss|answers)\.", re.I)
+    r"(?:^|\.)(?:docs?|wiki|support|help|learn|forums?|community|discuss|answers|developer)\.|"
+    r"\.(?:readthedocs\.(?:io|org)|gitbook\.io)$", re.I)
 _COMMERCE_PATH = re.compile(
     r"/(?:products?|dp|itm|pdp|shop|store|buy|solutions?|pricing|platform|industries|programs?|"
-    r"courses?)(?:/|$)", re.I)
+    r"courses?|collections)(?:/|$)|calculator(?:\.\w+)?/?$", re.I)
+#: A site's top-level ``/services/``, after at most two locale segments (see
+#: :data:`COMMERCE_ARTICLE_FLOOR`).
+_SERVICES_PATH = re.compile(r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/){0,2}services/", re.I)
+#: Query parameters that tag the link a visitor came by, not the page (see
+#: :data:`ROOT_ARTICLE_FLOOR`).
+_TRACKING_PARAMETER = re.compile(r"utm_\w+|srsltid|gclid|fbclid|msclkid", re.I)
 #: A year as a path segment files a page by date, as stories are
 #: ("/Service/Presse/Meldungen/2022/..." on a ministry's site is a press release).
 _YEAR_SEGMENT = re.compile(r"/(?:19|20)\d\d/")
@@ -285,12 +329,15 @@ def media_address(url: str | None) -> bool:
 
 
 def root_address(url: str | None) -> bool:
-    """Whether ``url`` is a site's root address: an empty path or ``/``, and no query (a query
-    such as WordPress's ``/?p=5031`` names a post)."""
+    """Whether ``url`` is a site's root address: an empty path or ``/``, and no query but
+    tracking parameters (``/?srsltid=...``; a query such as WordPress's ``/?p=5031`` names a
+    post)."""
     if not url:
         return False
     parts = urlsplit(url)
-    return parts.path in ("", "/") and not parts.query
+    return parts.path in ("", "/") and all(
+        _TRACKING_PARAMETER.fullmatch(name)
+        for name, _value in parse_qsl(parts.query, keep_blank_values=True))
 
 
 def reference_address(url: str | None) -> bool:
@@ -300,7 +347,8 @@ def reference_address(url: str | None) -> bool:
     ``learn.``; a forum's or question site's address (``viewtopic.php``, ``showthread.php``,
     ``/threads/``, ``/forum/``, ``/questions/``, ``/discussions/``, ``/bbs/``, Discourse's
     ``/t/<slug>/<id>``, reddit's ``/r/<name>/comments/``, ``?topic=``, a host named
-    ``forum.``, ``forums.``, ``community.``, ``discuss.`` or ``answers.``)."""
+    ``forum.``, ``forums.``, ``community.``, ``discuss.`` or ``answers.``; a ``developer.``
+    host, readthedocs.io, gitbook.io)."""
     if not url:
         return False
     parts = urlsplit(url)
@@ -312,12 +360,14 @@ def reference_address(url: str | None) -> bool:
 def commerce_address(url: str | None) -> bool:
     """Whether ``url``'s path files its page as a shop's or a firm's offer: a segment
     ``product(s)``, ``dp``, ``itm``, ``pdp``, ``shop``, ``store``, ``buy``, ``solution(s)``,
-    ``pricing``, ``platform``, ``industries``, ``program(s)`` or ``course(s)``,
-    and no year segment (``/2022/``: a page filed by date is a story or a release)."""
+    ``pricing``, ``platform``, ``industries``, ``program(s)``, ``course(s)`` or ``collections``,
+    a top-level ``services``, or a last segment ending in ``calculator``; and no year segment
+    (``/2022/``: a page filed by date is a story or a release)."""
     if not url:
         return False
     path = urlsplit(url).path
-    return _COMMERCE_PATH.search(path) is not None and _YEAR_SEGMENT.search(path) is None
+    return (_COMMERCE_PATH.search(path) is not None or _SERVICES_PATH.match(path) is not None) \
+        and _YEAR_SEGMENT.search(path) is None
 
 
 def section_address(url: str | None) -> bool:
@@ -343,16 +393,23 @@ def address_kinds(url: str | None) -> tuple[str, ...]:
     return tuple(kind for kind, test in _ADDRESS_TESTS if test(url))
 
 
-#: Every kind of page that raises the P(article) it needs: the kinds of address, and a body of
-#: teasers (:func:`teaser_body`), read from the parsed page rather than its address.
-KIND_FLOORS = {**ADDRESS_FLOORS, "teasers": TEASER_ARTICLE_FLOOR}
+#: Every kind of page that raises the P(article) it needs: the kinds of address, a body of
+#: teasers (:func:`teaser_body`) and a page of cards (:func:`card_page`), read from the parsed
+#: page rather than its address.
+KIND_FLOORS = {**ADDRESS_FLOORS, "teasers": TEASER_ARTICLE_FLOOR, "cards": CARDS_ARTICLE_FLOOR}
 _HIGHEST_FLOOR = max(KIND_FLOORS.values())
 
 
 def page_kinds(page: Page, body: str) -> tuple[str, ...]:
-    """:func:`address_kinds` of the page's address, and ``"teasers"`` when ``body`` (the chain's
-    main text) is a :func:`teaser_body`."""
-    return address_kinds(page.url) + (("teasers",) if teaser_body(page, body) else ())
+    """:func:`address_kinds` of the page's address, ``"teasers"`` when ``body`` (the chain's
+    main text) is a :func:`teaser_body`, and ``"cards"`` when the page is a :func:`card_page`."""
+    return (address_kinds(page.url) + (("teasers",) if teaser_body(page, body) else ())
+            + (("cards",) if card_page(page) else ()))
+
+
+def card_page(page: Page) -> bool:
+    """Whether the page holds at least :data:`MIN_ARTICLE_ELEMENTS` ``<article>`` elements."""
+    return sum(map("article".__eq__, page.nodes.tag)) >= MIN_ARTICLE_ELEMENTS
 
 
 def teaser_body(page: Page, body: str) -> bool:

@@ -12,9 +12,10 @@ an article stays one) and ``article_rescue`` (the same where the heuristic says 
 are the pair of :data:`THRESHOLDS` with the highest accuracy, cross-validated by site in
 :data:`FOLDS` folds on the training pages, among those that keep at least ``--article-recall``
 of the training articles. The cross-validation and the tables decide as the crawl does: at a
-media, root, documentation or discussion, commerce or section-front address, and where the
-chain's body is a column of teasers (:func:`extractors.pagetype.page_kinds`) P(article) must
-also reach that kind's floor (:data:`extractors.pagetype.KIND_FLOORS`).
+media, root, documentation or discussion, commerce or section-front address, where the
+chain's body is a column of teasers and on a page of cards
+(:func:`extractors.pagetype.page_kinds`) P(article) must also reach that kind's floor
+(:data:`extractors.pagetype.KIND_FLOORS`).
 
 The validation table compares, per set, the heuristic alone and the model; the card keeps it,
 with the confusion matrices and the cross-validated scores per set. Sets: :data:`DEFAULT_SETS`
@@ -291,7 +292,8 @@ def run(args: argparse.Namespace) -> int:
                              "without a query; reference: docs/, forum/, viewtopic.php...; "
                              "commerce: /products/, /pricing/...; section: /topic/<name>, "
                              "/news...; teasers: a body that is a column of headline-link "
-                             "teasers); else list if P(list) >= 0.5; else other",
+                             "teasers; cards: 20+ <article> elements); else list if "
+                             "P(list) >= 0.5; else other",
                      "cross_validated": cross},
         "training": {"classifier": "sklearn.ensemble.ExtraTreesClassifier",
                      "n_estimators": args.trees, "min_samples_leaf": MIN_LEAF,
