@@ -1,13 +1,14 @@
 """The article's headline, chosen among the titles a page declares and its headings.
 
-Declared titles: JSON-LD ``headline``, ``og:title``, ``twitter:title``, microdata ``headline``,
-``<title>``. A heading (``<h1>``, else the first ``<h2>``s) whose text one of them contains is the
+Declared titles: JSON-LD ``headline``, microdata ``headline``, ``og:title``, ``twitter:title``,
+Dublin Core's and Parse.ly's meta titles, ``<title>``. A heading (``<h1>``, else the first ``<h2>``s) whose text one of them contains is the
 headline with the site name already gone; a heading that is only the site's name (the logo ``<h1>``
 of WordPress-style themes) is never the headline. Without such a heading, the first declared title
 loses its site-name and section parts ("Headline - Section | Site", "Site: Headline"), unless
 another declared title repeats it before a site part (then the page has cut it already); a
 heading loses a trailing site name too ("Headline | Site"). The site's names are what the
-metadata calls it and what its host spells (a Wayback Machine copy's: the archived host's).
+metadata calls it and what its host spells (a Wayback Machine copy's: the archived host's; a
+page read without its address: its canonical link's).
 A heading's text leaves out its kicker (by class, or before a separator the page hides) and a
 leading date; a title's classic-WordPress "Blog Archive" part and what precedes it are the blog's.
 
