@@ -1,16 +1,17 @@
 """The article's headline, chosen among the titles a page declares and its headings.
 
 Declared titles: JSON-LD ``headline``, microdata ``headline``, ``og:title``, ``twitter:title``,
-Dublin Core's and Parse.ly's meta titles, ``<title>``. A heading (``<h1>``, else the first ``<h2>``s) whose text one of them contains is the
-headline with the site name already gone; a heading that is only the site's name (the logo ``<h1>``
-of WordPress-style themes) is never the headline. Without such a heading, the first declared title
-loses its site-name and section parts ("Headline - Section | Site", "Site: Headline"), unless
-another declared title repeats it before a site part (then the page has cut it already); a
-heading loses a trailing site name too ("Headline | Site"). The site's names are what the
-metadata calls it and what its host spells (a Wayback Machine copy's: the archived host's; a
-page read without its address: its canonical link's).
-A heading's text leaves out its kicker (by class, or before a separator the page hides) and a
-leading date; a title's classic-WordPress "Blog Archive" part and what precedes it are the blog's.
+Dublin Core's and Parse.ly's meta titles, ``<title>``. A heading (``<h1>``, else the first
+``<h2>``s) whose text one of them contains is the headline with the site name already gone; a
+heading that is only the site's name or a part of it (the logo ``<h1>`` of WordPress-style
+themes, "Minecraft News" for "Minecraft Update News") is never the headline. Without such a
+heading, the first declared title loses its site-name and section parts ("Headline - Section |
+Site", "Site: Headline"), unless another declared title repeats it before a site part (then the
+page has cut it already); a heading loses a trailing site name too ("Headline | Site"). The
+site's names are what the metadata calls it and what its host spells (a Wayback Machine copy's:
+the archived host's; a page read without its address: its canonical link's). A heading's text
+leaves out its kicker (by class, or before a separator the page hides) and a leading date; a
+title's classic-WordPress "Blog Archive" part and what precedes it are the blog's.
 
 On a page that declares itself an article (JSON-LD ``Article`` types, ``og:type`` article), its
 one visible ``<h1>`` that is no link is the headline even where the declared titles say something
@@ -33,6 +34,7 @@ the gold taking the ``<h1>`` and the declared title by turns, which no page feat
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -419,7 +421,8 @@ def _lone_h1(page: Page, sites: set[str]) -> str | None:
         if _HIDDEN.search(el.get("class") or ""):
             continue
         text = _heading_text(el)
-        if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites:
+        if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites or \
+                _within_site_name(text, sites):
             continue
         if next(el.iterancestors("a"), None) is not None or next(el.iter("a"), None) is not None:
             return None
@@ -429,6 +432,30 @@ def _lone_h1(page: Page, sites: set[str]) -> str | None:
         if len(found) > 1:
             return None
     return found[0] if found else None
+
+
+def _within_site_name(text: str, sites: set[str]) -> bool:
+    """Whether the heading's words, two or more, are all words of one of the site's names: the
+    blog's name shortened in its logo ``<h1>`` ("Minecraft News" for og:site_name "Minecraft
+    Update News" on tumblr, which the article rule took for the headline) or a sidebar's
+    ``<h2>`` ("Security Blog" on Google's Online Security Blog). 2026-11-27, every page with a
+    gold title: readability_testpages 95 -> 96 of 127; headings dropped on three more pages
+    (wcxb_dev "Meal Prep", "Class Central"; trafilatura_eval "Security Blog"), whose titles,
+    and every other page's, are unchanged. A proper part only: with the heading's words equal
+    to the name's, wcxb_dev loses a home page whose gold is its ``<h1>`` "Wendi Weiner - The
+    Writing Guru" (og:site_name "Wendi Weiner - The Writing Guru®")."""
+    names = _long_site_names(frozenset(sites))
+    if not names:  # most pages: no site name of three words or more
+        return False
+    found = set(words(text))
+    return len(found) >= 2 and any(found < name for name in names)
+
+
+@functools.lru_cache(maxsize=64)
+def _long_site_names(sites: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """The word sets of the site's names of three words or more (a proper part of two words or
+    more needs three), read once per page rather than once per heading."""
+    return tuple(frozenset(found) for found in map(words, sites) if len(found) >= 3)
 
 
 def _h1_texts(headings: list[tuple[str, str]]) -> list[str]:
@@ -547,7 +574,8 @@ def _heading_rows(page: Page, sites: set[str], links: bool = False) -> list[tupl
             if _HIDDEN.search(el.get("class") or ""):
                 continue
             text = _heading_text(el)
-            if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites:
+            if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites or \
+                    _within_site_name(text, sites):
                 continue
             link = links and (next(el.iterancestors("a"), None) is not None
                               or next(el.iter("a"), None) is not None)

@@ -139,3 +139,10 @@ def test_a_page_read_without_its_address_has_its_host_from_its_canonical_link() 
     name = "readability_testpages-00015.html"
     assert fixture(name)["url"] is None
     assert title_match(_title_of(name), fixture(name)["title"])
+
+
+def test_a_logo_h1_of_some_of_the_sites_name_words_is_not_the_headline() -> None:
+    """tumblr: the one <h1> "Minecraft News" is og:site_name "Minecraft Update News" shortened,
+    not the post's headline (og:title), though the page declares a SocialMediaPosting."""
+    name = "readability_testpages-00110.html"
+    assert title_match(_title_of(name), fixture(name)["title"])
