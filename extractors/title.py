@@ -421,8 +421,7 @@ def _lone_h1(page: Page, sites: set[str]) -> str | None:
         if _HIDDEN.search(el.get("class") or ""):
             continue
         text = _heading_text(el)
-        if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites or \
-                _within_site_name(text, sites):
+        if _too_short_or_site(text, sites):
             continue
         if next(el.iterancestors("a"), None) is not None or next(el.iter("a"), None) is not None:
             return None
@@ -432,6 +431,12 @@ def _lone_h1(page: Page, sites: set[str]) -> str | None:
         if len(found) > 1:
             return None
     return found[0] if found else None
+
+
+def _too_short_or_site(text: str, sites: set[str]) -> bool:
+    """Whether a heading's text is too short for a headline or is the site's name (or a proper
+    part of it: :func:`_within_site_name`)."""
+    return len(text) < MIN_HEADLINE_CHARS or _key(text) in sites or _within_site_name(text, sites)
 
 
 def _within_site_name(text: str, sites: set[str]) -> bool:
@@ -574,8 +579,7 @@ def _heading_rows(page: Page, sites: set[str], links: bool = False) -> list[tupl
             if _HIDDEN.search(el.get("class") or ""):
                 continue
             text = _heading_text(el)
-            if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites or \
-                    _within_site_name(text, sites):
+            if _too_short_or_site(text, sites):
                 continue
             link = links and (next(el.iterancestors("a"), None) is not None
                               or next(el.iter("a"), None) is not None)
