@@ -1,15 +1,17 @@
 """The article's headline, chosen among the titles a page declares and its headings.
 
-Declared titles: JSON-LD ``headline``, ``og:title``, ``twitter:title``, microdata ``headline``,
-``<title>``. A heading (``<h1>``, else the first ``<h2>``s) whose text one of them contains is the
-headline with the site name already gone; a heading that is only the site's name (the logo ``<h1>``
-of WordPress-style themes) is never the headline. Without such a heading, the first declared title
-loses its site-name and section parts ("Headline - Section | Site", "Site: Headline"), unless
-another declared title repeats it before a site part (then the page has cut it already); a
-heading loses a trailing site name too ("Headline | Site"). The site's names are what the
-metadata calls it and what its host spells (a Wayback Machine copy's: the archived host's).
-A heading's text leaves out its kicker (by class, or before a separator the page hides) and a
-leading date; a title's classic-WordPress "Blog Archive" part and what precedes it are the blog's.
+Declared titles: JSON-LD ``headline``, microdata ``headline``, ``og:title``, ``twitter:title``,
+Dublin Core's and Parse.ly's meta titles, ``<title>``. A heading (``<h1>``, else the first
+``<h2>``s) whose text one of them contains is the headline with the site name already gone; a
+heading that is only the site's name or a part of it (the logo ``<h1>`` of WordPress-style
+themes, "Minecraft News" for "Minecraft Update News") is never the headline. Without such a
+heading, the first declared title loses its site-name and section parts ("Headline - Section |
+Site", "Site: Headline"), unless another declared title repeats it before a site part (then the
+page has cut it already); a heading loses a trailing site name too ("Headline | Site"). The
+site's names are what the metadata calls it and what its host spells (a Wayback Machine copy's:
+the archived host's; a page read without its address: its canonical link's). A heading's text
+leaves out its kicker (by class, or before a separator the page hides) and a leading date; a
+title's classic-WordPress "Blog Archive" part and what precedes it are the blog's.
 
 On a page that declares itself an article (JSON-LD ``Article`` types, ``og:type`` article), its
 one visible ``<h1>`` that is no link is the headline even where the declared titles say something
@@ -32,6 +34,7 @@ the gold taking the ``<h1>`` and the declared title by turns, which no page feat
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -39,6 +42,7 @@ from urllib.parse import unquote, urlsplit
 
 from extractors.metadata import Metadata
 from extractors.page import Page
+from extractors.urls import absolute_http
 
 __all__ = ["choose_title", "domain_names", "is_article_like", "site_names", "strip_site_name",
            "words"]
@@ -134,14 +138,15 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
     """(headline, source) where source is ``jsonld``, ``opengraph``, ``meta``, ``microdata`` or
     ``text`` (a heading)."""
     declared = declared_titles(meta)
-    host_names = domain_names(page.url)
+    url = page.url or _declared_url(meta)
+    host_names = domain_names(url)
     sites = site_names(meta) | host_names
     headings = _headings(page, sites)
     stripped = _headline_of(declared, sites)
     stripped = _first_part_in_h1(declared, stripped, headings, sites)
     heading = _pick_heading(headings, stripped, [title for title, _ in declared], host_names)
     article = is_article_like(meta)
-    lone = _lone_h1(page, sites) if article or page.url else None
+    lone = _lone_h1(page, sites) if article or url else None
     # The <h1> wins over a heading the declared titles chose, when that is an <h1> or an <h2> the
     # <h1> holds (a section heading repeating the headline's first words, "Zitronenkuchen vom
     # Blech" under "Saftiger Zitronenkuchen vom Blech: einfach köstlich!"; 2026-11-27:
@@ -152,9 +157,22 @@ def choose_title(page: Page, meta: Metadata) -> tuple[str | None, str | None]:
             and _not_a_frame_of(lone, stripped):
         return _without_site_end(lone, sites), "text"
     title, source = _rule_pick(heading, headings, declared, stripped, host_names, sites)
-    if not article and title and lone and lone != title and _url_names_only(lone, title, page.url):
+    if not article and title and lone and lone != title and _url_names_only(lone, title, url):
         return _without_site_end(lone, sites), "text"  # the title is no name of this page
     return title, source
+
+
+def _declared_url(meta: Metadata) -> str | None:
+    """The address a page read without its own gives itself (``link rel=canonical``, else
+    ``og:url``; absolute http(s) only), so that its host still names the site: a saved page, as
+    every readability_testpages page is (2026-11-27: 91 -> 92 of its 127 pages, blogspot's
+    "Silicon Exposed" logo ``<h1>`` no longer taken for the headline; the other sets give every
+    page its address and are unchanged)."""
+    for href in (*meta.links.get("canonical", ()), *meta.meta.get("og:url", ())):
+        url, _ = absolute_http(href, None)
+        if url:
+            return url
+    return None
 
 
 def _rule_pick(heading: str | None, headings: list[tuple[str, str]],
@@ -286,11 +304,23 @@ def declared_titles(meta: Metadata) -> list[tuple[str, str]]:
 
 #: The field source (``extraction.sources``) of each kind of declared title.
 _SOURCE_OF_KIND = {"jsonld": "jsonld", "microdata": "microdata", "opengraph": "opengraph",
-                   "twitter": "meta", "title_tag": "meta"}
+                   "twitter": "meta", "meta_title": "meta", "title_tag": "meta"}
+
+
+#: Meta titles other than og:title and twitter:title: Dublin Core's (``DC.title`` as a name,
+#: ``dc:title`` as an RDFa property) and Parse.ly's, read after those two and before
+#: ``<title>`` (where Readability.js reads them too, it reads Dublin Core's first). Measured
+#: 2026-11-27, every page with a gold title: readability_testpages 92 -> 95 of 127 (ietf.org's
+#: "remoteStorage" for "draft-dejong-remotestorage-04 - remoteStorage", a page with only
+#: ``parsely-title``, one whose ``dc:title`` is the headline beside a placeholder ``<title>``),
+#: trafilatura_eval (39 pages with a Dublin Core title), wcxb_dev (12) and gne unchanged; read
+#: first, before og:title, readability_testpages gains 2 more (test pages that give every kind
+#: a different title) and wcxb_dev loses a page ("Latest News" for "Startup and Technology News").
+OTHER_TITLE_KEYS = ("dc:title", "dc.title", "dcterms.title", "dcterm:title", "parsely-title")
 
 
 def _declared(meta: Metadata) -> list[tuple[str, str]]:
-    """[(title, kind)] in order of trust, kind one of :data:`_DECLARED_KINDS`."""
+    """[(title, kind)] in order of trust, kind a key of :data:`_SOURCE_OF_KIND`."""
     found: list[tuple[str, str]] = []
     for obj in meta.ld_articles:
         for key in ("headline", "name"):
@@ -301,7 +331,8 @@ def _declared(meta: Metadata) -> list[tuple[str, str]]:
         found.append((value, "jsonld"))
     for value in meta.microdata.get("headline", ()):
         found.append((value, "microdata"))
-    for key, kind in (("og:title", "opengraph"), ("twitter:title", "twitter")):
+    for key, kind in (("og:title", "opengraph"), ("twitter:title", "twitter"),
+                      *((key, "meta_title") for key in OTHER_TITLE_KEYS)):
         found += [(v, kind) for v in meta.meta.get(key, ())]
     if meta.title_tag:
         found.append((meta.title_tag, "title_tag"))
@@ -390,7 +421,7 @@ def _lone_h1(page: Page, sites: set[str]) -> str | None:
         if _HIDDEN.search(el.get("class") or ""):
             continue
         text = _heading_text(el)
-        if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites:
+        if _too_short_or_site(text, sites):
             continue
         if next(el.iterancestors("a"), None) is not None or next(el.iter("a"), None) is not None:
             return None
@@ -400,6 +431,36 @@ def _lone_h1(page: Page, sites: set[str]) -> str | None:
         if len(found) > 1:
             return None
     return found[0] if found else None
+
+
+def _too_short_or_site(text: str, sites: set[str]) -> bool:
+    """Whether a heading's text is too short for a headline or is the site's name (or a proper
+    part of it: :func:`_within_site_name`)."""
+    return len(text) < MIN_HEADLINE_CHARS or _key(text) in sites or _within_site_name(text, sites)
+
+
+def _within_site_name(text: str, sites: set[str]) -> bool:
+    """Whether the heading's words, two or more, are all words of one of the site's names: the
+    blog's name shortened in its logo ``<h1>`` ("Minecraft News" for og:site_name "Minecraft
+    Update News" on tumblr, which the article rule took for the headline) or a sidebar's
+    ``<h2>`` ("Security Blog" on Google's Online Security Blog). 2026-11-27, every page with a
+    gold title: readability_testpages 95 -> 96 of 127; headings dropped on three more pages
+    (wcxb_dev "Meal Prep", "Class Central"; trafilatura_eval "Security Blog"), whose titles,
+    and every other page's, are unchanged. A proper part only: with the heading's words equal
+    to the name's, wcxb_dev loses a home page whose gold is its ``<h1>`` "Wendi Weiner - The
+    Writing Guru" (og:site_name "Wendi Weiner - The Writing Guru®")."""
+    names = _long_site_names(frozenset(sites))
+    if not names:  # most pages: no site name of three words or more
+        return False
+    found = set(words(text))
+    return len(found) >= 2 and any(found < name for name in names)
+
+
+@functools.lru_cache(maxsize=64)
+def _long_site_names(sites: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """The word sets of the site's names of three words or more (a proper part of two words or
+    more needs three), read once per page rather than once per heading."""
+    return tuple(frozenset(found) for found in map(words, sites) if len(found) >= 3)
 
 
 def _h1_texts(headings: list[tuple[str, str]]) -> list[str]:
@@ -518,7 +579,7 @@ def _heading_rows(page: Page, sites: set[str], links: bool = False) -> list[tupl
             if _HIDDEN.search(el.get("class") or ""):
                 continue
             text = _heading_text(el)
-            if len(text) < MIN_HEADLINE_CHARS or _key(text) in sites:
+            if _too_short_or_site(text, sites):
                 continue
             link = links and (next(el.iterancestors("a"), None) is not None
                               or next(el.iter("a"), None) is not None)

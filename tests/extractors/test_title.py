@@ -119,3 +119,30 @@ def test_a_non_articles_title_that_names_nothing_of_its_url_gives_way_to_its_h1(
     ("Essen-Westviertel") spells it: the <h1> is the title (MIN_PATH_SHARE)."""
     name = "trafilatura_eval-00138.html"
     assert title_match(_title_of(name), fixture(name)["title"])
+
+
+@pytest.mark.parametrize("name, rule", [
+    ("readability_testpages-00066.html",
+     "a dc:title RDFa property is the headline where <title> is a placeholder"),
+    ("readability_testpages-00078.html",
+     "parsely-title is the headline of a page without og:title or <title>"),
+    ("readability_testpages-00045.html",
+     "DC.Title names the document where <title> puts its draft's name first"),
+])
+def test_dublin_core_and_parsely_titles_are_declared_titles(name: str, rule: str) -> None:
+    assert title_match(_title_of(name), fixture(name)["title"]), rule
+
+
+def test_a_page_read_without_its_address_has_its_host_from_its_canonical_link() -> None:
+    """A saved blogspot page (no URL given): its canonical link's host spells the blog's name
+    "Silicon Exposed", so the logo <h1> beside the post's title in <title> is not the headline."""
+    name = "readability_testpages-00015.html"
+    assert fixture(name)["url"] is None
+    assert title_match(_title_of(name), fixture(name)["title"])
+
+
+def test_a_logo_h1_of_some_of_the_sites_name_words_is_not_the_headline() -> None:
+    """tumblr: the one <h1> "Minecraft News" is og:site_name "Minecraft Update News" shortened,
+    not the post's headline (og:title), though the page declares a SocialMediaPosting."""
+    name = "readability_testpages-00110.html"
+    assert title_match(_title_of(name), fixture(name)["title"])
