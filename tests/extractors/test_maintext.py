@@ -1204,3 +1204,43 @@ def test_an_infographic_among_the_story_s_paragraphs_is_furniture():
     gold, result = _extract("cx_bbc-00160.html")
     assert "Capital: Hanoi" not in gold["body"] and "Capital: Hanoi" not in result.body
     assert result.body.startswith(_first_line(gold["body"])[:60])
+
+
+@pytest.mark.parametrize("name, lead", [
+    # readability_testpages (Apache-2.0): aktualne.cz names its lead "article__perex" (Czech and
+    # Slovak newsrooms' word for it), la-nacion "bajada" (Spanish); both above the body's
+    # container, where the walk stops.
+    ("readability_testpages-00006.html", "Zázrak jedné sezony? West Ham dává pochybovačům"),
+    ("readability_testpages-00050.html", None),
+    # trafilatura_eval (Apache-2.0): gay.ch is a Plone site, whose lead is "documentDescription".
+    ("trafilatura_eval-00638.html", None),
+])
+def test_a_lead_named_in_other_languages_and_by_plone_joins_the_story(name, lead):
+    gold, result = _extract(name)
+    if lead is not None:
+        assert lead in gold["body"] and lead in result.body
+    if gold.get("with"):
+        assert all(snippet in result.body for snippet in gold["with"]), name
+    if gold.get("body"):  # the gold's first line, the lead, opens the body
+        first = " ".join(_first_line(gold["body"]).split())[:60]
+        assert first in " ".join(result.body.split())
+
+
+@pytest.mark.parametrize("name", [
+    # trafilatura_eval (Apache-2.0): a press release's "Kontakt:" with a name and a telephone
+    # number (baumev.de), springer.com's "Weitere Informationen" links and "Kontakt" block after
+    # the story; the golds list the headings among the unwanted snippets.
+    "trafilatura_eval-00751.html", "trafilatura_eval-00942.html",
+])
+def test_a_trailing_appendix_of_contacts_and_pointers_is_no_part_of_the_body(name):
+    _assert_snippets(*_extract(name), name)
+
+
+def test_a_trailing_section_heading_followed_by_prose_stays():
+    from extractors import MainText, _without_trailing_section
+    prose = "The publisher, a youth organisation, " + "works with schools and parishes. " * 8
+    kept = MainText("The story.\nWeitere Informationen\n" + prose, None, "")
+    assert _without_trailing_section(kept) is kept
+    cut = _without_trailing_section(MainText(
+        "The story.\nKontakt:\nJan Koch\nTelefon +49 40 49071106", None, ""))
+    assert cut.text == "The story."
