@@ -483,17 +483,19 @@ def test_screen_reader_names_found_by_word_as_the_word_search_finds_them():
 
 def _first_letters(items) -> tuple[set[str], bool]:
     """(the characters a match of the parsed regex ``items`` can start with, whether it can
-    match empty), for the node kinds the related-heading labels are written with."""
+    match empty), for the node kinds the related-heading labels and ``_UI_LINE`` are written
+    with."""
     from re import _constants as c
 
     letters: set[str] = set()
     for op, arg in items:
         if op is c.LITERAL:
             return letters | {chr(arg)}, False
-        if op is c.IN and all(kind in (c.LITERAL, c.RANGE) for kind, _ in arg):
-            for kind, value in arg:
-                letters |= {chr(value)} if kind is c.LITERAL else set(
-                    map(chr, range(value[0], value[1] + 1)))
+        if op is c.IN and all(kind in (c.LITERAL, c.RANGE) or (kind, value) == (
+                c.CATEGORY, c.CATEGORY_DIGIT) for kind, value in arg):
+            for kind, value in arg:  # ``\d`` as the marker "\\d"
+                letters |= {chr(value)} if kind is c.LITERAL else {"\\d"} if kind is \
+                    c.CATEGORY else set(map(chr, range(value[0], value[1] + 1)))
             return letters, False
         if op is c.BRANCH:
             nullable = False
@@ -544,43 +546,6 @@ def test_related_labels_start_with_the_letters_the_break_search_skips_to():
     assert found >= 10
 
 
-def _first_chars(items) -> tuple[set[str], bool]:
-    """:func:`_first_letters` that also reads ``\\d`` (as the marker ``"\\\\d"``)."""
-    from re import _constants as c
-
-    chars: set[str] = set()
-    for op, arg in items:
-        if op is c.IN and any(kind is c.CATEGORY for kind, _ in arg):
-            assert all(kind is c.CATEGORY and value is c.CATEGORY_DIGIT or kind is c.LITERAL
-                       for kind, value in arg), arg
-            return chars | {"\\d" if kind is c.CATEGORY else chr(value)
-                            for kind, value in arg}, False
-        if op is c.BRANCH:
-            nullable = False
-            for branch in arg[1]:
-                found, empty = _first_chars(branch)
-                chars |= found
-                nullable |= empty
-            if not nullable:
-                return chars, False
-        elif op is c.SUBPATTERN:
-            found, empty = _first_chars(arg[3])
-            chars |= found
-            if not empty:
-                return chars, False
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
-            found, empty = _first_chars(arg[2])
-            chars |= found
-            if arg[0] > 0 and not empty:
-                return chars, False
-        else:
-            found, empty = _first_letters([(op, arg)])
-            chars |= found
-            if not empty:
-                return chars, False
-    return chars, True
-
-
 def _plain_kept_line(line: str) -> bool:
     """The body-line test as first written (one copy of the line per condition)."""
     from extractors import _UI_LINE, _ZERO_WIDTH, UI_LABELS
@@ -596,7 +561,7 @@ def test_ui_line_first_characters_are_those_the_pattern_can_start_with():
 
     from extractors import _UI_LINE, _UI_LINE_FIRST
 
-    chars, empty = _first_chars(list(_parser.parse(_UI_LINE.pattern, _UI_LINE.flags)))
+    chars, empty = _first_letters(list(_parser.parse(_UI_LINE.pattern, _UI_LINE.flags)))
     assert not empty and chars == set(_UI_LINE_FIRST) | {"\\d"}
 
 
