@@ -483,17 +483,19 @@ def test_screen_reader_names_found_by_word_as_the_word_search_finds_them():
 
 def _first_letters(items) -> tuple[set[str], bool]:
     """(the characters a match of the parsed regex ``items`` can start with, whether it can
-    match empty), for the node kinds the related-heading labels are written with."""
+    match empty), for the node kinds the related-heading labels and ``_UI_LINE`` are written
+    with."""
     from re import _constants as c
 
     letters: set[str] = set()
     for op, arg in items:
         if op is c.LITERAL:
             return letters | {chr(arg)}, False
-        if op is c.IN and all(kind in (c.LITERAL, c.RANGE) for kind, _ in arg):
-            for kind, value in arg:
-                letters |= {chr(value)} if kind is c.LITERAL else set(
-                    map(chr, range(value[0], value[1] + 1)))
+        if op is c.IN and all(kind in (c.LITERAL, c.RANGE) or (kind, value) == (
+                c.CATEGORY, c.CATEGORY_DIGIT) for kind, value in arg):
+            for kind, value in arg:  # ``\d`` as the marker "\\d"
+                letters |= {chr(value)} if kind is c.LITERAL else {"\\d"} if kind is \
+                    c.CATEGORY else set(map(chr, range(value[0], value[1] + 1)))
             return letters, False
         if op is c.BRANCH:
             nullable = False
@@ -542,3 +544,120 @@ def test_related_labels_start_with_the_letters_the_break_search_skips_to():
         assert fast == [(m.start(), m.groups()) for m in plain.finditer(text)]
         found += len(fast)
     assert found >= 10
+
+
+def _plain_kept_line(line: str) -> bool:
+    """The body-line test as first written (one copy of the line per condition)."""
+    from extractors import _UI_LINE, _ZERO_WIDTH, UI_LABELS
+
+    return bool(line.translate(_ZERO_WIDTH).strip()) and line.strip().lower() not in UI_LABELS \
+        and not _UI_LINE.fullmatch(" ".join(line.split()).lower())
+
+
+def test_ui_line_first_characters_are_those_the_pattern_can_start_with():
+    """``_UI_LINE_FIRST`` and ``\\d`` are every character a ``_UI_LINE`` match can start with
+    (read from the parsed pattern): a line starting otherwise cannot match."""
+    from re import _parser
+
+    from extractors import _UI_LINE, _UI_LINE_FIRST
+
+    chars, empty = _first_letters(list(_parser.parse(_UI_LINE.pattern, _UI_LINE.flags)))
+    assert not empty and chars == set(_UI_LINE_FIRST) | {"\\d"}
+
+
+@pytest.mark.parametrize("line", [
+    "", " ", "\u200b", " \u200d\ufeff ", "\u200bx", "Advertisement", "  READ MORE ", "Loading...",
+    "12 posts", "Posts: 1,234", "  3   Replies", "Joined: Mar 4, 2011", "1.2k 3 gold badges",
+    "POSTS", "٣ replies", "posts are great", "Plain text.", "İstanbul", "Ｐosts",
+    "\tjoined mar 4, 2011", "x" * 300, "advertisement" + " " * 50])
+def test_body_lines_kept_as_the_plain_tests_keep_them(line):
+    from extractors import _kept_line
+
+    assert _kept_line(line) == _plain_kept_line(line)
+
+
+def test_body_lines_of_every_fixture_page_kept_as_the_plain_tests_keep_them():
+    from extractors import _kept_line
+
+    dropped = 0
+    for result in _extractions():
+        for text in ("\n".join(result.page.nodes.seg_text), result.body):
+            for line in text.split("\n"):
+                assert _kept_line(line) == _plain_kept_line(line), line
+                dropped += not _kept_line(line)
+    assert dropped >= 10
+
+
+@pytest.mark.slow
+def test_the_parser_reads_a_utf8_page_as_its_own_bytes_or_as_its_text_encoded():
+    """``_same_utf8`` gives the page's bytes only where they are what encoding its decoded text
+    gives, and the tree parsed from them (without libxml2's id table) is the tree parsed before."""
+    from lxml import etree, html
+
+    from extractors.decoding import decode_html
+    from extractors.page import _ELEMENT_CLASSES, _parse, _parser, _same_utf8
+
+    passed = 0
+    for line in gold_lines():
+        data = page_bytes(line)
+        try:
+            decoded = decode_html(data)
+        except BadInput:
+            continue
+        own = _same_utf8(data, decoded)
+        if own is None:
+            continue
+        passed += 1
+        encoded = decoded.text.encode("utf-8", "replace")
+        assert own == encoded
+        parser = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
+                                  remove_blank_text=False, huge_tree=True)  # with the id table
+        parser.set_element_class_lookup(_ELEMENT_CLASSES)
+        before = html.document_fromstring(encoded, parser=parser)
+        assert etree.tostring(html.document_fromstring(own, parser=_parser())) == \
+            etree.tostring(before)
+        assert etree.tostring(_parse(decoded.text, utf8=own)[0]) == \
+            etree.tostring(_parse(decoded.text)[0])
+    assert passed >= 50
+    # a byte-order mark, a stray byte in UTF-8, a literal U+FFFD, another charset: encoded anew
+    for data in (b"\xef\xbb\xbf<p>x</p>", b"<p>" + b"a" * 200 + b"\xff</p>",
+                 ("<p>" + "a" * 200 + "\ufffd</p>").encode(),
+                 '<meta charset="gbk"><p>中文</p>'.encode("gbk")):
+        assert _same_utf8(data, decode_html(data)) is None
+    assert _same_utf8(b"<p>x</p>", decode_html(b"<p>x</p>")) == b"<p>x</p>"
+
+
+@pytest.mark.slow
+def test_the_whole_page_reading_is_walked_once_and_is_a_fresh_reading(monkeypatch):
+    """A page whose body came out short reads the whole page's main text for its short-body
+    rule and for its page type: one walk, kept, the same as a fresh one."""
+    import extractors
+    from extractors import parse_page
+
+    calls = []
+    plain = extractors.extract_main_text
+
+    def counted(page, *args, **kwargs):
+        if not args and not kwargs:
+            calls.append(page)
+        return plain(page, *args, **kwargs)
+
+    monkeypatch.setattr(extractors, "extract_main_text", counted)
+    shared = 0
+    for line in gold_lines():
+        try:
+            page = parse_page(page_bytes(line), url=line.get("url"))
+        except BadInput:
+            continue
+        calls.clear()
+        extract(page)
+        assert len(calls) <= 1
+        kept = page.memo.get("whole_page_text")
+        if kept is None:
+            continue
+        fresh = plain(page)
+        assert (kept.text, kept.region, kept.reason) == (fresh.text, fresh.region, fresh.reason)
+        assert (kept.keep is None) == (fresh.keep is None)
+        assert kept.keep is None or np.array_equal(kept.keep, fresh.keep)
+        shared += 1
+    assert shared >= 50
