@@ -6,6 +6,8 @@ joined, made safe by ``safe_url_string``, joined again, then filtered by scheme,
 from __future__ import annotations
 
 import doctest
+import re
+from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from scrapy.http import HtmlResponse
@@ -15,7 +17,7 @@ from w3lib.html import strip_html5_whitespace
 from w3lib.url import safe_url_string
 
 import crawler.link_scan
-from crawler.link_scan import KnownLinks, _ignored_extension, scan_page
+from crawler.link_scan import KnownLinks, _ignored_extension, _site_of, scan_page
 from crawler.scope import FETCHABLE_SCHEMES, site_origin
 
 URL = "http://www.news.example:8080/world/today.html"
@@ -107,6 +109,42 @@ def test_extension_test_agrees_with_scrapys() -> None:
              "/.pdf", "/pdf", "", "/a/b.html", "/a.mp4/", "/a.jpeg;x/y.png", "/a.doc;"]
     for path in paths:
         assert _ignored_extension(path) == url_has_any_extension("http://h" + path, deny), path
+
+
+FIXTURE_PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
+TRICKY_URLS = [  # heads urlsplit reads apart from the whole URL if the head were cut wrongly
+    "http://www.news.example:8080", "HTTP://WWW.NEWS.EXAMPLE/a", "https://news.example?x=1",
+    "http://news.example#frag", "http://user:pw@news.example:81/a", "http://news.example:/a",
+    "http:/\t/news.example/a://b", " \x01http://news.example/a", "http://news.\nexample/a",
+    "http:////news.example/a", "mailto:desk@news.example://x", "a b:c://news.example/x",
+    "//news.example/a://b", "http://[::1]:8080/a", "http://[::1/bad", "http://h:99999/x",
+    "http://h:port/x", "javascript:void(0)", "news.example/a", "", "://x", "http://",
+    "http://[::1]x/", "ftp://news.example/a?b://c", "http://bücher.example/a",
+]
+
+
+def _site_or_error(url: str, site: object) -> str:
+    try:
+        return site(url)
+    except ValueError as exc:
+        return f"ValueError: {exc}"
+
+
+def test_site_of_a_url_head_is_site_origin_of_the_whole_url() -> None:
+    """``_site_of`` reads a URL's site from its head, kept per head: the same site, or the same
+    error, as ``site_origin`` of the whole URL, for every link of the fixture pages (joined with
+    their page's address, as the scan joins them) and for heads cut at each delimiter."""
+    urls = list(TRICKY_URLS)
+    for path in sorted(FIXTURE_PAGES.glob("*.html")):
+        page = f"http://www.{path.stem[:20]}.example/dir/page.html"
+        for href in set(re.findall(rb'href\s*=\s*["\']([^"\']*)', path.read_bytes())):
+            try:
+                urls.append(urljoin(page, href.decode("utf-8", "replace").strip()))
+            except ValueError:
+                continue
+    assert len(urls) > 1000
+    for url in urls + urls:  # the second time from the kept heads
+        assert _site_or_error(url, _site_of) == _site_or_error(url, site_origin), url
 
 
 def test_docstring_examples_hold() -> None:
