@@ -862,3 +862,32 @@ def test_a_web_address_after_the_declared_name_is_no_name() -> None:
     # gold keeps the raw value, address and all: no reading matches it).
     gold = fixture("readability_testpages-00029.html")
     assert extract(page_bytes(gold), url=gold.get("url")).fields.authors == ["Bradley M. Kuhn"]
+
+
+@pytest.mark.parametrize("name", [
+    "trafilatura_eval-00200.html",  # literaturgefluester: "Kommentar von <span class="fn">jancak"
+    "trafilatura_eval-00350.html",  # nesselsetzer: "Nesselsetzer Sagt:" over the author's reply
+])
+def test_the_post_author_s_comment_names_a_blog_without_a_byline(name: str) -> None:
+    # no metadata, no byline and no signature name the author; WordPress marks the comment
+    # the post's author writes "bypostauthor", and its name element holds the name alone
+    gold = fixture(name)
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"]]
+    assert fields.sources["authors"] == "text"
+
+
+def test_the_post_author_s_comment_needs_a_name_alone_and_no_generic_login() -> None:
+    def comment(name_html: bytes) -> bytes:
+        return (b"<html><body><article><p>Text.</p></article><ol>"
+                b"<li class='comment byuser comment-author-x odd'><p class='comment-author'>"
+                b"Mariahm</p></li><li class='comment byuser comment-author-x bypostauthor even'>"
+                + name_html + b"<p>Thanks!</p></li></ol></body></html>")
+    page = parse_page(comment(b"<p class='comment-author'>HansEhrlich</p>"))
+    assert bylines.post_author_comment(page, ()) == ["HansEhrlich"]  # not the first commenter
+    page = parse_page(comment(b"<p class='comment-author'>admin sagt:</p>"))
+    assert bylines.post_author_comment(page, ()) == []  # a generic login
+    page = parse_page(comment(b"<p class='comment-author'>Tobias Hennig 09.08.2018 // 09:04</p>"))
+    assert bylines.post_author_comment(page, ()) == []  # more than the name
+    page = parse_page(b"<html><body><p class='comment-author'>Jane Roe</p></body></html>")
+    assert bylines.post_author_comment(page, ()) == []  # no post author's comment
