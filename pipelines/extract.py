@@ -38,7 +38,7 @@ import extractors
 from extractors.svm_fields import policy_for
 from extractors.errors import BadInput
 from extractors.page import DEFAULT_MAX_BYTES as DEFAULT_MAX_PAGE_BYTES
-from pipelines.items import article_item
+from pipelines.items import article_item, page_content_type
 from pipelines.lists.stage import ListStage
 from pipelines.reasons import DISABLED, reason_slug
 from pipelines.siblings.pairing import SiblingPairing, pairing_from_crawler, use_sibling_setting
@@ -126,7 +126,7 @@ class ExtractPipeline:
         url, body = item["url"], item["body"]
         if len(body) > self.max_page_bytes:
             self._skip(url, "too_large", f"{len(body)} bytes > {self.max_page_bytes}")
-        content_type = header_value(item.get("response_headers") or {}, "Content-Type")
+        content_type = page_content_type(item)
         is_list = self.lists is not None and item.get("route") == "list"
         sibling, no_sibling = await self._sibling(item, is_list)
         parsed = self.parsed.pop(id(item))  # None: evicted while the page was held; parse again
@@ -233,14 +233,3 @@ def _one_content_type(item: dict[str, Any]) -> bool:
         if key.lower() == "content-type" and not isinstance(values, str) and len(values) > 1:
             return False
     return True
-
-
-def header_value(headers: dict[str, Any], name: str) -> str | None:
-    """The first value of header ``name`` (any case) in ``{name: [values]}`` or ``{name: str}``."""
-    wanted = name.lower()
-    for key, values in headers.items():
-        if key.lower() == wanted:
-            if isinstance(values, str):
-                return values
-            return values[0] if values else None
-    return None

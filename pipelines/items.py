@@ -190,3 +190,13 @@ def site_of(url: str) -> str:
     """
     host = (urlsplit(url).hostname or "").lower()
     return host.removeprefix("www.")
+
+
+def page_content_type(page: dict[str, Any]) -> str | None:
+    """The first Content-Type value of a page item's ``response_headers`` (any case of the name;
+    ``{name: [values]}`` or ``{name: str}``), or None: how the hall and the sibling room read a
+    page's declared type alike."""
+    for key, values in (page.get("response_headers") or {}).items():
+        if key.lower() == "content-type":
+            return values if isinstance(values, str) else (values[0] if values else None)
+    return None

@@ -61,6 +61,7 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
 from extractors import AUTO, USE_SIBLING
+from pipelines.items import page_content_type
 from pipelines.reasons import (CLOSED, HOLD_FULL, NO_LINK, NOT_ARTICLE, NOT_NEEDED, NOT_STORED,
                                STORE_DOWN)
 from pipelines.redis_conn.clients import crawler_redis
@@ -160,7 +161,7 @@ class SiblingPairing:
             _store_down_log.warning("sibling store unavailable for %s: %s", item["url"], exc)
 
     async def _store(self, key: str, item: dict[str, Any]) -> None:
-        content_type = _content_type(item)
+        content_type = page_content_type(item)
         if await self._call(self.store.add, key, item["url"], item["body"], content_type):
             self._count("stored")
             self.hold.arrived(key)
@@ -315,10 +316,3 @@ def _engine_closing(crawler: Crawler) -> bool:
     if engine.downloader.active or scraper_slot.needs_backout():
         return False
     return engine.needs_backout()
-
-
-def _content_type(item: dict[str, Any]) -> str | None:
-    for name, values in (item.get("response_headers") or {}).items():
-        if name.lower() == "content-type":
-            return values if isinstance(values, str) else (values[0] if values else None)
-    return None

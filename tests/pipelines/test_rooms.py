@@ -28,6 +28,7 @@ DOORS = {
     ("lists.stage", "ListStage.news_list"),
     ("lists.stage", "ListStage.publish"),
     ("items", "article_item"),
+    ("items", "page_content_type"),
     ("reasons", "reason_slug"),
 }
 ROOMS = {"siblings", "lists"}
