@@ -27,6 +27,7 @@ __all__ = [
     "article_item",
     "item_id",
     "news_item",
+    "page_content_type",
     "sibling_note",
     "site_of",
 ]
