@@ -221,6 +221,15 @@ def _candidates_published(page: Page, meta: Metadata) -> list[tuple[str, str]]:
 #: exact string match before caught readability_testpages' one page).
 SAME_MOMENT = timedelta(seconds=60)
 
+#: Metadata keys that say "date" and nothing more, not which one: CMSs (TYPO3 and others)
+#: write the last change there (caritas.de's "Zuletzt geändert am" day, ejwue.de, alpin.de,
+#: neues-deutschland.de, umweltbundesamt.de, tagesschau.de). A day the page shows overrules a
+#: date declared under these keys alone without htmldate's agreement, which reads the same
+#: tag (``_shown_date``; every page with a gold date: trafilatura_eval 657 -> 663 pages right,
+#: htmldate_eval 919 -> 925, wcxb_dev 708 -> 709, +15 -1 on three sets, the one lost
+#: deutschlandfunk.de's header clock, in two sets; docs/evaluation.md, "Dates, eighth round").
+GENERIC_DATE_META = ("date", "dc.date", "dcterms.date")
+
 
 def _same_moment(raw: str, others: list[str]) -> bool:
     """Whether ``raw`` is one of ``others``: the same string, or a timestamp within
@@ -255,7 +264,8 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
                          zone, valid)
     if chosen is not None and chosen[1] in DECLARED_SOURCES:
         shown = _shown_date(page, chosen, fetched_at, langs, found_modified is not None,
-                            _declared_rival(chosen, valid, found_modified))
+                            _declared_rival(chosen, valid, found_modified),
+                            _generic_only(chosen, meta))
         if shown is not None:
             out.note("published", f"the page shows {shown[0].iso()}, not {chosen[1]} "
                                   f"{chosen[0].iso()}")
@@ -274,6 +284,15 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
     if chosen is not None:
         out.fill("published", chosen[0].iso(), chosen[1])
         out.published_raw = chosen[0].raw
+
+
+def _generic_only(chosen: tuple[FoundDate, str], meta: Metadata) -> bool:
+    """Whether ``chosen`` comes from a ``GENERIC_DATE_META`` key alone."""
+    if chosen[1] != "meta":
+        return False
+    raw = chosen[0].raw.strip()
+    return not any(v.strip() == raw for k in PUBLISHED_META if k not in GENERIC_DATE_META
+                   for v in meta.meta.get(k, ()))
 
 
 def _declared_rival(chosen: tuple[FoundDate, str], valid: list[tuple[FoundDate, str]],
@@ -299,7 +318,8 @@ def _declared_rival(chosen: tuple[FoundDate, str], valid: list[tuple[FoundDate, 
 
 def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetime | None,
                 langs: tuple[str, ...], versions: bool = True,
-                rival: tuple[FoundDate, str] | None = None) -> tuple[FoundDate, str] | None:
+                rival: tuple[FoundDate, str] | None = None,
+                generic: bool = False) -> tuple[FoundDate, str] | None:
     """The day the page shows, where it is not the day its metadata declares and two readers
     of the page agree on it: our dateline reader (``bylines.text_date``: a date-marked element
     or the line after the headline, not any date in the body) and htmldate.
@@ -327,7 +347,12 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
     metadata disagrees with itself so and the page shows the rival's day, the rival is the
     publication: two readers agree on it without htmldate (medium.com's
     ``article:published_time`` 2015-12-11 beside JSON-LD's ``datePublished`` 2015-10-15 and
-    "Oct 15, 2015" under the headline; docs/evaluation.md, "Dates, seventh round")."""
+    "Oct 15, 2015" under the headline; docs/evaluation.md, "Dates, seventh round").
+
+    ``generic``: the declared date comes from ``GENERIC_DATE_META`` keys alone (``date``,
+    ``dc.date``), often the last change: the day the page shows is taken then without htmldate,
+    which reads that very tag, and whether it is earlier or later, unless the URL names the
+    declared day (npr.org's ``/2022/11/09/`` beside "Updated November 11, 2022")."""
     shown = bylines.text_date(page, fetched_at, langs, anywhere=False)
     if shown is None or shown.day() == declared[0].day():
         return None
@@ -336,11 +361,13 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
         return None  # "09.10.2024" read the other way round is the declared 10 September
     if rival is not None and rival[0].day() == shown.day():
         return rival
-    if not versions and shown.day() > declared[0].day():
-        return None
     in_url = url_date(page.url)
     if in_url is not None and in_url.day() == declared[0].day():
         return None  # the URL, written when the story was filed, names the declared day too
+    if generic:
+        return shown, "text"
+    if not versions and shown.day() > declared[0].day():
+        return None
     second = bylines.htmldate_fallback(page, fetched_at)
     if second is None or second.day() != shown.day():
         return None

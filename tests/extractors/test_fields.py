@@ -200,6 +200,12 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "the dateline under the <h1> that reads as the title, not under the logo's <h1>"),
     ("htmldate_eval-00975.html", "2020-10-13",
      "the dateline under the <h1> that reads as the title, not under a currency ticker's"),
+    ("trafilatura_eval-00170.html", "2020-02-05",
+     "a bare <meta name='date'> (2020-02-12, the last change) against the dateline shown"),
+    ("trafilatura_eval-00650.html", "2022-01-25",
+     "a bare dcterms.date (2022-01-21) against a later day the page shows in its <time>"),
+    ("wcxb_dev-01305.html", "2022-11-09",
+     "a bare <meta name='date'> the URL names too: 'Updated November 11' does not overrule it"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
