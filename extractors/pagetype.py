@@ -409,7 +409,7 @@ def page_kinds(page: Page, body: str) -> tuple[str, ...]:
 
 def card_page(page: Page) -> bool:
     """Whether the page holds at least :data:`MIN_ARTICLE_ELEMENTS` ``<article>`` elements."""
-    return sum(map("article".__eq__, page.nodes.tag)) >= MIN_ARTICLE_ELEMENTS
+    return page.nodes.tag.count("article") >= MIN_ARTICLE_ELEMENTS
 
 
 def teaser_body(page: Page, body: str) -> bool:
