@@ -14,7 +14,7 @@ from typing import Any
 
 from pipelines.extract import ExtractPipeline
 from tests.pipelines.helpers import build, drive, make_crawler, page_item, run
-from tests.pipelines.test_lists import FIRST, SECOND, list_item
+from tests.pipelines.lists.test_lists import FIRST, SECOND, list_item
 
 PIPELINES = Path(__file__).resolve().parents[2] / "pipelines"
 

@@ -26,7 +26,7 @@ from tests.pipelines.helpers import (
     run_pipeline,
 )
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 
 
 def sink(tmp_path: Path, **settings):

@@ -19,7 +19,7 @@ from pipelines.lists.wrapper_store import FileWrapperStore, MemoryWrapperStore
 from pipelines.siblings.store import StoredPage
 from tests.pipelines.helpers import build, make_crawler, run_pipeline
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "psnt"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "psnt"
 SITE = "https://www.ifixit.com"
 FIRST, SECOND = f"{SITE}/Parts?p=1", f"{SITE}/Parts?p=2"
 KEY = "ifixit.com/Parts?p=<n1>"
@@ -148,7 +148,7 @@ def test_drift_without_a_sibling_keeps_what_the_wrapper_found() -> None:
 def test_a_wrapper_that_finds_no_main_structure_is_reinduced() -> None:
     store = MemoryWrapperStore()
     records(FIRST, store, sibling=SECOND)
-    article = (Path(__file__).parents[1] / "fixtures" / "pages" / "cx_bbc-00000.html").read_bytes()
+    article = (Path(__file__).parents[2] / "fixtures" / "pages" / "cx_bbc-00000.html").read_bytes()
     page = parse_page(article, url=f"{SITE}/Parts?p=3")  # the "template" changed completely
     outcome = list_records(store, KEY, page, stored_page(FIRST), MAX)
     assert outcome.drift and outcome.event in ("reinduced", "none")
