@@ -48,6 +48,14 @@ UNDER_HEADLINE_CHARS = 200
 #: of a dateline in the byline's own span, "05.02.2020" / "- Redaktion: Eberhard Fuhr"):
 #: trafilatura_eval 407 -> 408 of the pages with a gold author, none lost elsewhere.
 BEFORE_HEADLINE_SEGMENTS = 4
+#: Text segments right above the headline read for its dateline where none is under it
+#: (:func:`headline_dateline`): templates that set the date over the headline, as a kicker
+#: ("February 4, 2025 - 11 minutes"; "Last updated:" / "Dec 12, 2025", two segments). Every
+#: page with a gold date: wcxb_dev 709 -> 711, htmldate_eval 928 -> 929, none lost; 3 and 6
+#: segments gain the same pages (6 reaches furche.at's teaser dates, wrong either way); the
+#: nearest of several date lines first lost ucdavis.edu's "DECEMBER 22, 2022" over
+#: "Updated: JANUARY 02, 2026" (docs/evaluation.md, "Dates, ninth round").
+ABOVE_HEADLINE_SEGMENTS = 2
 #: Text segments after the headline searched for a "By ..." line (a standfirst, a picture and its
 #: caption come first on many pages; the byline is within ~40 segments on the dev sets' pages).
 BYLINE_SEGMENTS = 40
@@ -311,7 +319,11 @@ def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None
     world.kbs.co.kr, news.az; trafilatura_eval 2 pages gained, htmldate_eval 3, none lost).
     An ``<h2>`` or ``<h3>`` that reads as the title too (``DATELINE_HEADINGS``): trafilatura_eval
     +3 -2, htmldate_eval +6 -2, wcxb_dev -2 (a forum's board heading, a blog's post heading
-    over its book data, ecovacs.com's section heading after the headline)."""
+    over its book data, ecovacs.com's section heading after the headline).
+
+    Where no line under the headline holds a date, the ``ABOVE_HEADLINE_SEGMENTS`` lines right
+    above it are read, the upper first (the headline's own line left out): a date set over the
+    headline (ironhack.com, embarque.io, handball-world.news)."""
     segment = _headline_segment(page, title, DATELINE_HEADINGS)
     if segment <= 0:
         return None
@@ -326,6 +338,13 @@ def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None
         size += len(line) if number else 0
         if size >= UNDER_HEADLINE_CHARS:
             break
+    # above the headline: segment - 1 is the headline's own line
+    for text in page.nodes.seg_text[max(0, segment - 1 - ABOVE_HEADLINE_SEGMENTS):segment - 1]:
+        line = text.strip()
+        if line and len(line) <= MAX_DATELINE_CHARS:
+            found = first_date_in(line, fetched_at)
+            if found is not None:
+                return found if other_reading(found) is None else None
     return None
 
 
