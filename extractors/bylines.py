@@ -327,25 +327,29 @@ def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None
     segment = _headline_segment(page, title, DATELINE_HEADINGS)
     if segment <= 0:
         return None
-    size = 0
-    for number, text in enumerate(page.nodes.seg_text[segment:]):
-        line = text.strip()
+    for line in _lines_near_headline(page.nodes.seg_text, segment):
         if line and len(line) <= MAX_DATELINE_CHARS:  # a sentence naming a day is no dateline
             found = first_date_in(line, fetched_at)
             if found is not None:
                 # "02/10/2020" on a British page: htmldate's reading of the page decides
                 return found if other_reading(found) is None else None
+    return None
+
+
+def _lines_near_headline(texts: list[str], segment: int):
+    """The lines (stripped text segments) under the headline, from ``segment`` (the first after
+    it) until ``UNDER_HEADLINE_CHARS`` of them are read (the first line's own not counted), then the
+    ``ABOVE_HEADLINE_SEGMENTS`` lines above it, the upper first (``segment - 1`` is the
+    headline's own line)."""
+    size = 0
+    for number, text in enumerate(texts[segment:]):
+        line = text.strip()
+        yield line
         size += len(line) if number else 0
         if size >= UNDER_HEADLINE_CHARS:
             break
-    # above the headline: segment - 1 is the headline's own line
-    for text in page.nodes.seg_text[max(0, segment - 1 - ABOVE_HEADLINE_SEGMENTS):segment - 1]:
-        line = text.strip()
-        if line and len(line) <= MAX_DATELINE_CHARS:
-            found = first_date_in(line, fetched_at)
-            if found is not None:
-                return found if other_reading(found) is None else None
-    return None
+    for text in texts[max(0, segment - 1 - ABOVE_HEADLINE_SEGMENTS):segment - 1]:
+        yield text.strip()
 
 
 def _text_from(page: Page, segment: int, chars: int) -> str:
