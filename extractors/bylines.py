@@ -337,10 +337,10 @@ def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None
 
 
 def _lines_near_headline(texts: list[str], segment: int):
-    """The lines (stripped text segments) under the headline, from ``segment`` (the first after
-    it) until ``UNDER_HEADLINE_CHARS`` of them are read (the first line's own not counted), then the
-    ``ABOVE_HEADLINE_SEGMENTS`` lines above it, the upper first (``segment - 1`` is the
-    headline's own line)."""
+    """The lines (stripped text segments) under the headline, from ``segment`` (the first
+    after it) until ``UNDER_HEADLINE_CHARS`` of them are read (the first line's own not
+    counted), then the ``ABOVE_HEADLINE_SEGMENTS`` lines above it, the upper first
+    (``segment - 1`` is the headline's own line)."""
     size = 0
     for number, text in enumerate(texts[segment:]):
         line = text.strip()

@@ -63,7 +63,8 @@ DECLARED_SOURCES = frozenset({"jsonld", "microdata", "opengraph", "meta"})
 #: of the page that labels a date its publication overrules them (``bylines.labelled_date``:
 #: every page with a gold date, trafilatura_eval 663 -> 665, htmldate_eval 925 -> 928, none
 #: lost; docs/evaluation.md, "Dates, ninth round"); declared dates it does not (werkzeugforum.de's
-#: "veröffentlicht am Januar 20" under JSON-LD's right 26th, "Publicado el 03/05/2022" read either way).
+#: "veröffentlicht am Januar 20" under JSON-LD's right 26th, "Publicado el 03/05/2022" read
+#: either way).
 UNDECLARED_SOURCES = frozenset({"time", "text"})
 #: How far apart two candidates may be and still be one publication moment in two zones (the
 #: widest UTC offsets are -12 h and +14 h).
