@@ -48,6 +48,14 @@ UNDER_HEADLINE_CHARS = 200
 #: of a dateline in the byline's own span, "05.02.2020" / "- Redaktion: Eberhard Fuhr"):
 #: trafilatura_eval 407 -> 408 of the pages with a gold author, none lost elsewhere.
 BEFORE_HEADLINE_SEGMENTS = 4
+#: Text segments right above the headline read for its dateline where none is under it
+#: (:func:`headline_dateline`): templates that set the date over the headline, as a kicker
+#: ("February 4, 2025 - 11 minutes"; "Last updated:" / "Dec 12, 2025", two segments). Every
+#: page with a gold date: wcxb_dev 709 -> 711, htmldate_eval 928 -> 929, none lost; 3 and 6
+#: segments gain the same pages (6 reaches furche.at's teaser dates, wrong either way); the
+#: nearest of several date lines first lost ucdavis.edu's "DECEMBER 22, 2022" over
+#: "Updated: JANUARY 02, 2026" (docs/evaluation.md, "Dates, ninth round").
+ABOVE_HEADLINE_SEGMENTS = 2
 #: Text segments after the headline searched for a "By ..." line (a standfirst, a picture and its
 #: caption come first on many pages; the byline is within ~40 segments on the dev sets' pages).
 BYLINE_SEGMENTS = 40
@@ -253,6 +261,39 @@ def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...],
     return found
 
 
+#: A line that opens with a publication label and goes on with its date ("Erschienen am:
+#: 01.11.2023", "Veröffentlicht am 16.08.2019", "Publié le 29 juin 2019", "Posted on April 13,
+#: 2023"): the page saying in words which of its dates is the publication. "Originally published"
+#: and labels inside a sentence are left out (a blog's "This post was originally published on
+#: ... and updated on ...", a study "published online Feb. 16" in the body).
+_PUBLICATION_LABEL = re.compile(
+    r"(?i)^\W*(?:erschienen|ver[öo]ffentlicht|published|publi[ée]e?|publicado|pubblicato|posted|"
+    r"gepostet)\s+(?:am|on|le|el|il)?\s*:?\s*(?=\S)")
+
+
+def labelled_date(page: Page, fetched_at: datetime | None) -> FoundDate | None:
+    """The date of the page's first short line (``MAX_DATELINE_CHARS``) that opens with a
+    publication label (``_PUBLICATION_LABEL``); None where no line does.
+
+    For pages dated by no metadata, or by a ``<time>`` alone: our dateline readers and htmldate
+    take the first date of a marked element or line, which can be a last change set before the
+    publication (literaturkritik.de's footer "Letzte Änderung: 31.10.2023" over "Erschienen am:
+    01.11.2023") or another story's ``<time>`` (resonator-podcast.de's 2019-08-24 beside
+    "Veröffentlicht am 16.08.2019"; paris-luttes.info's ``<time datetime>`` of 3 July on
+    "Publié le 29 juin 2019"). Every page with a gold date whose date came from a ``<time>``
+    or the page's text: trafilatura_eval 2 gained, htmldate_eval 3, none lost on any set
+    (docs/evaluation.md, "Dates, ninth round")."""
+    for text in page.nodes.seg_text:
+        if len(text) > MAX_DATELINE_CHARS:
+            continue
+        label = _PUBLICATION_LABEL.match(text)
+        if label is not None:
+            found = first_date_in(text[label.end():], fetched_at)
+            if found is not None:
+                return found
+    return None
+
+
 def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None = None
                       ) -> FoundDate | None:
     """The date of a dateline right under the page's headline: the first text segment within
@@ -278,22 +319,37 @@ def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None
     world.kbs.co.kr, news.az; trafilatura_eval 2 pages gained, htmldate_eval 3, none lost).
     An ``<h2>`` or ``<h3>`` that reads as the title too (``DATELINE_HEADINGS``): trafilatura_eval
     +3 -2, htmldate_eval +6 -2, wcxb_dev -2 (a forum's board heading, a blog's post heading
-    over its book data, ecovacs.com's section heading after the headline)."""
+    over its book data, ecovacs.com's section heading after the headline).
+
+    Where no line under the headline holds a date, the ``ABOVE_HEADLINE_SEGMENTS`` lines right
+    above it are read, the upper first (the headline's own line left out): a date set over the
+    headline (ironhack.com, embarque.io, handball-world.news)."""
     segment = _headline_segment(page, title, DATELINE_HEADINGS)
     if segment <= 0:
         return None
-    size = 0
-    for number, text in enumerate(page.nodes.seg_text[segment:]):
-        line = text.strip()
+    for line in _lines_near_headline(page.nodes.seg_text, segment):
         if line and len(line) <= MAX_DATELINE_CHARS:  # a sentence naming a day is no dateline
             found = first_date_in(line, fetched_at)
             if found is not None:
                 # "02/10/2020" on a British page: htmldate's reading of the page decides
                 return found if other_reading(found) is None else None
+    return None
+
+
+def _lines_near_headline(texts: list[str], segment: int):
+    """The lines (stripped text segments) under the headline, from ``segment`` (the first
+    after it) until ``UNDER_HEADLINE_CHARS`` of them are read (the first line's own not
+    counted), then the ``ABOVE_HEADLINE_SEGMENTS`` lines above it, the upper first
+    (``segment - 1`` is the headline's own line)."""
+    size = 0
+    for number, text in enumerate(texts[segment:]):
+        line = text.strip()
+        yield line
         size += len(line) if number else 0
         if size >= UNDER_HEADLINE_CHARS:
             break
-    return None
+    for text in texts[max(0, segment - 1 - ABOVE_HEADLINE_SEGMENTS):segment - 1]:
+        yield text.strip()
 
 
 def _text_from(page: Page, segment: int, chars: int) -> str:

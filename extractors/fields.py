@@ -59,6 +59,13 @@ MAX_CJK_BYLINE = 4
 MAX_DATE_CANDIDATES = 20
 #: Sources of a declared date, which a date the page shows may overrule (``_shown_date``).
 DECLARED_SOURCES = frozenset({"jsonld", "microdata", "opengraph", "meta"})
+#: Dates no metadata declares: a ``<time>`` element's, or one read from the page's text. A line
+#: of the page that labels a date its publication overrules them (``bylines.labelled_date``:
+#: every page with a gold date, trafilatura_eval 663 -> 665, htmldate_eval 925 -> 928, none
+#: lost; docs/evaluation.md, "Dates, ninth round"); declared dates it does not (werkzeugforum.de's
+#: "veröffentlicht am Januar 20" under JSON-LD's right 26th, "Publicado el 03/05/2022" read
+#: either way).
+UNDECLARED_SOURCES = frozenset({"time", "text"})
 #: How far apart two candidates may be and still be one publication moment in two zones (the
 #: widest UTC offsets are -12 h and +14 h).
 LOCAL_WINDOW = timedelta(hours=14)
@@ -281,6 +288,12 @@ def _dates(out: Fields, page: Page, meta: Metadata, fetched_at: datetime | None,
             if found is None:
                 found = bylines.text_date(page, fetched_at, langs)
             chosen = (found, "text") if found is not None else None
+    if chosen is not None and chosen[1] in UNDECLARED_SOURCES:
+        labelled = bylines.labelled_date(page, fetched_at)
+        if labelled is not None and labelled.day() != chosen[0].day():
+            out.note("published", f"the page labels {labelled.iso()} its publication, not "
+                                  f"{chosen[1]} {chosen[0].iso()}")
+            chosen = labelled, "text"
     if chosen is not None:
         out.fill("published", chosen[0].iso(), chosen[1])
         out.published_raw = chosen[0].raw

@@ -206,6 +206,16 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "a bare dcterms.date (2022-01-21) against a later day the page shows in its <time>"),
     ("wcxb_dev-01305.html", "2022-11-09",
      "a bare <meta name='date'> the URL names too: 'Updated November 11' does not overrule it"),
+    ("trafilatura_eval-00882.html", "2023-11-01",
+     "'Erschienen am: 01.11.2023' under 'Letzte Änderung: 31.10.2023', the first date shown"),
+    ("trafilatura_eval-00118.html", "2019-08-16",
+     "'Veröffentlicht am 16.08.2019' against a <time> of 2019-08-24 no metadata declares"),
+    ("htmldate_eval-00037.html", "2019-06-29",
+     "'Publié le 29 juin 2019' against a <time datetime> of 3 July"),
+    ("wcxb_dev-00018.html", "2025-12-12",
+     "'Last updated:' / 'Dec 12, 2025' over the headline, not a related post's date"),
+    ("htmldate_eval-00453.html", "2022-02-02",
+     "the dateline over the headline, none under it"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
