@@ -589,7 +589,8 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
         elif not out.fill("authors", bylines.text_authors(page, sites, lang, title=out.title),
                           "text") and not out.fill("authors", bylines.signature(page, text, sites),
                                                    "text") and not out.fill(
-                "authors", bylines.post_author_comment(page, sites), "text"):
+                "authors", bylines.post_author_comment(page, sites), "text") and not out.fill(
+                "authors", bylines.credit_line(text, sites), "text"):
             # an Organization JSON-LD names as the author, where the page shows no byline
             orgs = [n for obj in meta.ld_articles for n in _ld_people(obj, nodes, True)]
             out.fill("authors", clean_authors(orgs, sites, declared=True)[0], "jsonld")

@@ -907,3 +907,30 @@ def test_the_post_author_s_comment_needs_a_name_alone_and_no_generic_login() -> 
     assert bylines.post_author_comment(page, ()) == []  # more than the name
     page = parse_page(b"<html><body><p class='comment-author'>Jane Roe</p></body></html>")
     assert bylines.post_author_comment(page, ()) == []  # no post author's comment
+
+
+@pytest.mark.parametrize("name, expected", [
+    # alacarte.at: "Text von Christian Seiler Illustration von Markus Roost" under the standfirst
+    ("trafilatura_eval-00649.html", ["Christian Seiler"]),
+    # duengebehoerde-niedersachsen.de: the item ends on "Autoren Jelko Djuren und Jutta Klaukien"
+    ("trafilatura_eval-00514.html", ["Jelko Djuren", "Jutta Klaukien"]),
+    # ln-online.de: "Von Cosima Künzel" is the report's last line; JSON-LD names the paper's "LN"
+    ("trafilatura_eval-00304.html", ["Cosima Künzel"]),
+])
+def test_an_author_credit_line_in_the_main_text(name: str, expected: list[str]) -> None:
+    # no metadata person, byline, signature or post author's comment names the author
+    gold = fixture(name)
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == expected
+    assert fields.sources["authors"] == "text"
+
+
+def test_a_credit_line_among_a_record_s_fields_or_a_by_line_before_the_end_names_no_one() -> None:
+    text = "Text.\nVon Jane Roe\nMore text."
+    assert bylines.credit_line(text, ()) == []  # "Von" counts only as the last line
+    assert bylines.credit_line("Text.\nVon Jane Roe", ()) == ["Jane Roe"]
+    # a reviewed book's fields (derpapierplanet.de): the book's author, not the page's
+    book = "Titel: The Casquette Girls\nSeiten: 400 Seiten\nAutorin: Alys Arden\nVerlag: Art"
+    assert bylines.credit_line(book, ()) == []
+    assert bylines.credit_line("Text.\nAutorin: Alys Arden\nMore text.", ()) == ["Alys Arden"]
+    assert bylines.credit_line("Text.\nVon Redaktion Aktuell", ()) == []  # an outlet's word
