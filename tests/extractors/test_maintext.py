@@ -1245,3 +1245,14 @@ def test_a_trailing_section_heading_followed_by_prose_stays():
     cut = _without_trailing_section(MainText(
         "The story.\nKontakt:\nJan Koch\nTelefon +49 40 49071106", None, ""))
     assert cut.text == "The story."
+
+
+def test_the_fallback_text_inside_video_and_audio_is_no_part_of_the_body():
+    # A browser that plays <video>/<audio> never shows what is inside them: the fallback for one
+    # that cannot. parallels.com's product page (trafilatura_eval) set its <source> tags' ends as
+    # text there, 'type="video/mp4">', which stood in the body twice.
+    page = parse_page(page_bytes(fixture("trafilatura_eval-00176.html")))
+    assert not {"video", "audio"} & set(page.nodes.tag)
+    _, result = _extract("trafilatura_eval-00176.html")
+    assert result.body and "Parallels Desktop" in result.body
+    assert 'type="video/mp4">' not in result.body
