@@ -146,3 +146,23 @@ def test_a_logo_h1_of_some_of_the_sites_name_words_is_not_the_headline() -> None
     not the post's headline (og:title), though the page declares a SocialMediaPosting."""
     name = "readability_testpages-00110.html"
     assert title_match(_title_of(name), fixture(name)["title"])
+
+
+def test_a_non_articles_h1_with_a_later_year_than_its_declared_title_is_the_title() -> None:
+    """consumerfinance.gov (no article declared): og:title "Guide to filing your taxes in 2024 |
+    ...", the one <h1> "Guide to filing your taxes in 2025": the page updated its headline."""
+    name = "wcxb_dev-00175.html"
+    title = _title_of(name)
+    assert title_match(title, fixture(name)["title"])
+    assert "2025" in title
+
+
+@pytest.mark.parametrize("name, rule", [
+    ("wcxb_dev-00745.html",
+     "the article's <h1> beside a newsletter box's <h1> ('Subscribe to SFist - ...')"),
+    ("trafilatura_eval-00801.html",
+     "the article's <h1> beside other <h1>s, where og:title is the shorter 'Christmas Gift Guide'"),
+])
+def test_an_articles_h1_among_several_that_shares_the_declared_titles_words(
+        name: str, rule: str) -> None:
+    assert title_match(_title_of(name), fixture(name)["title"]), rule
