@@ -1,7 +1,8 @@
 """Page type: the heuristic and the shipped page model that decides, on the real fixture pages
 (tests/fixtures/pages: aeb, cx_163, cx_bbc, wcxb_dev, gerapy_listdetail; pagetype/,
-pagetype_media/ and pagetype_root/: wcxb_dev, cx_163; see SOURCES.md), the media, root and
-reference address rules, the teaser body rule, and
+pagetype_media/, pagetype_root/, pagetype_address/ and pagetype_offer/: wcxb_dev, cx_163; see
+SOURCES.md), the media, root and reference address rules, the teaser body, cards and declared
+offer rules, and
 ``newscrawl train pagetype`` on tests/fixtures/eval/page_type (wcxb_dev and gerapy_listdetail
 pages, CC-BY-4.0 and Apache-2.0)."""
 
@@ -17,13 +18,15 @@ import pytest
 
 from evaluation.listmetrics import page_type_correct
 from evaluation.training.pagetype import THRESHOLDS, _forest
+from extractors.boilerplate import page_itemtypes
 from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
 from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, FEATURES, KIND_FLOORS,
-                                 MEDIA_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR, ROOT_ARTICLE_FLOOR,
-                                 TEASER_ARTICLE_FLOOR, PageTypeModel, address_floor,
-                                 address_kinds, card_page, classify_page, commerce_address,
+                                 MEDIA_ARTICLE_FLOOR, OFFER_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
+                                 ROOT_ARTICLE_FLOOR, TEASER_ARTICLE_FLOOR, PageTypeModel,
+                                 address_floor, address_kinds, card_page, classify_page,
+                                 commerce_address, declared_offer,
                                  heuristic_type, load_page_model, media_address, page_features,
                                  page_kinds, reference_address, root_address, section_address,
                                  teaser_body)
@@ -355,6 +358,58 @@ def test_an_article_with_related_story_cards_stays_an_article():
     result = extract(page_bytes(gold), url=gold["url"])
     assert card_page(result.page)
     assert result.page_type == gold["page_type"] == "article"
+
+
+@pytest.mark.parametrize("url", ["https://www.waveapps.com/accounting",
+                                 "https://www.protiviti.com/us-en/data-and-analytics-services"])
+def test_a_page_declaring_an_offer_the_model_is_unsure_of_is_not_an_article(url):
+    """An app's and a firm's service pages (wcxb_dev, gold other) that declare a ``FAQPage``
+    (microdata on waveapps.com, JSON-LD on protiviti.com) and no article: P(article) 0.17 and
+    0.12, over the model's own floor, under the offer floor; typed article before the declared
+    offer kind (2026-11-27, night). Neither URL is of an address kind."""
+    gold, html = _address_page("pagetype_offer", url)
+    result = extract(html, url=gold["url"])
+    p_article, floor = _p_article_and_floor(result)
+    assert floor <= p_article < OFFER_ARTICLE_FLOOR and not address_kinds(gold["url"])
+    assert declared_offer(result.page) and "offer" in page_kinds(result.page, result.body)
+    assert result.page_type == gold["page_type"] == "other"
+
+
+def test_articles_declaring_an_offer_stay_articles():
+    """A page with an article type beside its offer types is not a declared offer: nytimes.com's
+    opinion piece (aeb) declares a ``Product`` (its subscription) beside its ``NewsArticle``.
+    An article declaring a FAQ and no article type is one, and stays an article on its
+    P(article) over the offer floor: ecovacs.com's blog post (wcxb_dev, FAQ microdata, P 0.60),
+    splunk.com's (the gate's page-type set, JSON-LD ``FAQPage``, P 0.55); a shop's product page
+    (goshopia.com, wcxb_dev, gold other) declares its offers and no article."""
+    pages = {g["url"]: g for g in gold_lines()}
+    for url, offer in (
+            ("https://www.nytimes.com/2019/11/19/opinion/republicans-elections-impeachment.html",
+             False),
+            ("https://www.ecovacs.com/us/blog/how-does-robot-vacuum-mapping-work", True),
+            ("https://goshopia.com/shop/womenswear/dress/iris-rust-hemp-dress/", True)):
+        result = extract(page_bytes(pages[url]), url=url)
+        assert declared_offer(result.page) is offer
+        assert result.page_type == pages[url]["page_type"]
+    gold, html = _address_page("eval/page_type",
+                               "https://www.splunk.com/en_us/blog/learn/data-analysis-tools.html")
+    result = extract(html, url=gold["url"])
+    assert declared_offer(result.page) and _p_article_and_floor(result)[0] >= OFFER_ARTICLE_FLOOR
+    assert result.page_type == gold["page_type"] == "article"
+
+
+def test_a_microdata_product_box_in_a_story_is_no_declared_offer():
+    """bauemotion.de's magazine piece on clearing snow (trafilatura_eval) sets rated product
+    boxes as microdata ``Product`` items and declares no article type; at P(article) under the
+    offer floor it would be typed other if microdata products counted: only microdata questions
+    and answers do (JSON-LD declares the page's own graph)."""
+    gold, html = _address_page(
+        "pagetype_offer",
+        "https://www.bauemotion.de/magazin/schneeraeumpflicht-das-sollten-sie-wissen/15002914/")
+    result = extract(html, url=gold["url"])
+    assert any(value.endswith("/Product") for value in page_itemtypes(result.page))
+    assert _p_article_and_floor(result)[0] < OFFER_ARTICLE_FLOOR
+    assert not declared_offer(result.page) and result.page_type == "article"
 
 
 def test_the_trainer_decides_reference_addresses_as_the_crawl_does():
