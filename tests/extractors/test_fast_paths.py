@@ -737,3 +737,21 @@ def test_link_rels_read_by_the_markup_pass_give_the_metadata_a_walk_gives(monkey
         rels += len(kept)
         authors += len(read.rel_authors)
     assert rels > 100 and authors > 5
+
+
+def test_link_hrefs_read_in_the_walk_are_each_links_own():
+    """The node table's links (rows and ``href``, read in its walk) are the ``<a>`` rows of the
+    table with each element's ``get("href")``, on every fixture page and on its masked copy."""
+    from extractors.page import link_hrefs
+
+    links = 0
+    for result in _extractions():
+        page = result.page
+        nodes = page.nodes
+        rows = [row for row, tag in enumerate(nodes.tag) if tag == "a"]
+        plain = (rows, [nodes.elements[row].get("href") or "" for row in rows])
+        assert link_hrefs(page) == plain
+        masked = nodes.masked(np.zeros(len(nodes), dtype=bool))
+        assert (masked.link_rows, masked.link_href) == plain
+        links += len(rows)
+    assert links > 1000
