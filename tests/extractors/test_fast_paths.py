@@ -710,6 +710,7 @@ def test_user_hrefs_searched_lowered_are_those_the_case_insensitive_search_finds
         assert _Joined(hrefs).matching(_USER, _USER_LOWER) == _Joined(hrefs).matching(_USER)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cap", [None, 40])
 def test_link_rels_read_by_the_markup_pass_give_the_metadata_a_walk_gives(monkeypatch, cap):
     """The links' ``rel`` kept by the markup pass are each link's own ``get("rel")``, and the
