@@ -17,6 +17,7 @@ microdata is a handful of ``itemprop`` values, which the node table's element li
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress, count
 
 from lxml import etree
 
@@ -32,6 +33,8 @@ MAX_ELEMENTS = 5_000
 
 _HEAD_TAGS = ("meta", "link")
 _BODY_TAGS = frozenset({"meta", "link", "time", "a"})
+#: :data:`_BODY_TAGS` but the links, whose ``rel`` :class:`extractors.boilerplate.Markup` holds.
+_OTHER_BODY_TAGS = _BODY_TAGS - {"a"}
 _PUBLISHED_HINTS = ("publish", "posted", "entry-date", "created", "pubdate", "date-time",
                     "dateline")
 _MODIFIED_HINTS = ("updated", "modified", "update")
@@ -122,18 +125,26 @@ def _read_body(page: Page, markup, found: Metadata) -> None:
     """What ``for element in _body_elements(page): _read_element(element, found)`` reads, from
     the rows :func:`extractors.boilerplate.read_markup` found an ``itemprop`` on: no ``get()``
     per element for it, and a plain link (most of the elements read) only has its ``rel`` read
-    here, as _read_element would, without the call."""
+    here, as _read_element would, without the call: from ``markup.link_rels`` (the links'
+    ``rel`` attributes, found by the markup pass's search), so where the :data:`MAX_ELEMENTS`
+    cap cannot bind, the links without a ``rel`` are not even visited (0.17 -> 0.06 ms a page
+    on big9's 80 pages, 0.36 -> 0.12 on cx_163's, a thousand links a page: median CPU in the
+    chain)."""
     nodes = page.nodes
     props = {row for row, _ in markup.itemprops}
-    rows = props.union(row for row, tag in enumerate(nodes.tag) if tag in _BODY_TAGS)
     elements, tags = nodes.elements, nodes.tag
+    rels = markup.link_rels  # a link without a rel has nothing to read
+    if len(props) + sum(map(tags.count, _BODY_TAGS)) <= MAX_ELEMENTS:
+        # no cap to count the links under: only the links with a rel are visited
+        rows = props.union(compress(count(), map(_OTHER_BODY_TAGS.__contains__, tags)), rels)
+    else:
+        rows = props.union(compress(count(), map(_BODY_TAGS.__contains__, tags)))
     for row in sorted(rows)[:MAX_ELEMENTS]:
-        element = elements[row]
         if tags[row] == "a" and row not in props:
-            if "author" in (element.get("rel") or "").lower():
-                found.rel_authors.append(_text(element))
+            if "author" in rels.get(row, "").lower():
+                found.rel_authors.append(_text(elements[row]))
         else:
-            _read_element(element, found)
+            _read_element(elements[row], found)
 
 
 def _read_element(element: etree._Element, found: Metadata) -> None:

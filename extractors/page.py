@@ -156,16 +156,9 @@ def name_marks(page: Page) -> NameMarks:
 
 def link_hrefs(page: Page) -> tuple[list[int], list[str]]:
     """The rows of the page's ``<a>`` elements, in document order, and the ``href`` of each
-    (``""`` when absent), kept in ``page.memo``: the author-link and page-type steps both read
-    them (0.2-0.3 ms a page to collect)."""
-    found = page.memo.get("link_hrefs")
-    if found is None:
-        nodes = page.nodes
-        rows = [row for row, tag in enumerate(nodes.tag) if tag == "a"]
-        elements = nodes.elements
-        found = page.memo["link_hrefs"] = (rows, [elements[row].get("href") or ""
-                                                  for row in rows])
-    return found
+    (``""`` when absent), as the node table's walk read them (:attr:`NodeTable.link_rows`): the
+    author-link and page-type steps both read them."""
+    return page.nodes.link_rows, page.nodes.link_href
 
 
 def parse_page(document: bytes | str, url: str | None = None, content_type: str | None = None,

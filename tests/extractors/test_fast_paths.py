@@ -661,3 +661,98 @@ def test_the_whole_page_reading_is_walked_once_and_is_a_fresh_reading(monkeypatc
         assert kept.keep is None or np.array_equal(kept.keep, fresh.keep)
         shared += 1
     assert shared >= 50
+
+
+_MADE_UP_NAMES = ["post", "posts", "xpost", "post-1", "reply", "repliesx", "a votes b", "topic_list",
+                  "comment-form", "comments", "ſpost", "post\nbody", "message-12", "thread", "déposts",
+                  "answer", "answers", "answered", "vote1", ""]
+_MADE_UP_PRICES = ["$12", "$ 12.50", "€9,99", "12,50 EUR", "12.50 usd", "1.5 usd", "12.50 uſd", "¥ 3",
+                   "3.00$", "٣.٥٠ $", "price 10", "no digits", "£", "1,000,000.00 GBP"]
+
+
+def _spans(pattern: re.Pattern, text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in pattern.finditer(text)]
+
+
+def test_post_and_price_patterns_match_as_the_plain_ones_do():
+    """``_POST`` (each word's ``\\b`` as a lookbehind after it) and ``_PRICE`` (one leading
+    class) find the same matches as the patterns as written, in every fixture page's
+    lower-cased class/id names and short text segments and in made-up ones."""
+    from extractors.page import name_marks
+    from extractors.pagetype import _POST, _POST_PLAIN, _PRICE, _PRICE_PLAIN
+
+    posts = prices = 0
+    for result in _extractions():
+        names = "\x00".join(name_marks(result.page).lowered)
+        short = "\x00".join(t for t in result.page.nodes.seg_text if len(t) < 40)
+        assert _spans(_POST, names) == _spans(_POST_PLAIN, names)
+        assert _spans(_PRICE, short) == _spans(_PRICE_PLAIN, short)
+        posts += len(_spans(_POST, names))
+        prices += len(_spans(_PRICE, short))
+    assert posts > 100 and prices > 20
+    for text in _MADE_UP_NAMES + _MADE_UP_PRICES:
+        assert _spans(_POST, text) == _spans(_POST_PLAIN, text)
+        assert _spans(_PRICE, text) == _spans(_PRICE_PLAIN, text)
+
+
+def test_user_hrefs_searched_lowered_are_those_the_case_insensitive_search_finds():
+    from extractors.page import link_hrefs
+    from extractors.pagetype import _USER, _USER_LOWER
+
+    found = 0
+    for result in _extractions():
+        joined = _Joined(link_hrefs(result.page)[1])
+        assert joined.matching(_USER, _USER_LOWER) == joined.matching(_USER)
+        found += len(joined.matching(_USER))
+    assert found > 20
+    for hrefs in (["/USER/1", "/a/Profile/x", "/u/"], ["/members/é", "/People/ſ", "/uſer/x/"],
+                  ["/user\n/x", "/K/", "/Members/"]):
+        assert _Joined(hrefs).matching(_USER, _USER_LOWER) == _Joined(hrefs).matching(_USER)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cap", [None, 40])
+def test_link_rels_read_by_the_markup_pass_give_the_metadata_a_walk_gives(monkeypatch, cap):
+    """The links' ``rel`` kept by the markup pass are each link's own ``get("rel")``, and the
+    metadata read with them (links without a ``rel`` not visited) is the metadata read by the
+    plain walk of the body's elements (no markup pass), with and without the element cap
+    binding."""
+    from extractors import metadata, parse_page
+
+    if cap is not None:
+        monkeypatch.setattr(metadata, "MAX_ELEMENTS", cap)
+    rels = authors = 0
+    for line in gold_lines():
+        try:
+            page, plain_page = (parse_page(page_bytes(line), url=line.get("url")) for _ in "ab")
+        except BadInput:
+            continue
+        nodes = page.nodes
+        kept = page_markup(page).link_rels
+        assert kept == {row: el.get("rel") for row, (el, tag) in enumerate(zip(nodes.elements,
+                                                                                nodes.tag))
+                        if tag == "a" and el.get("rel") is not None}
+        read = metadata.read_metadata(page)
+        assert "markup" not in plain_page.memo
+        assert read == metadata.read_metadata(plain_page)
+        rels += len(kept)
+        authors += len(read.rel_authors)
+    assert rels > 100 and authors > 5
+
+
+def test_link_hrefs_read_in_the_walk_are_each_links_own():
+    """The node table's links (rows and ``href``, read in its walk) are the ``<a>`` rows of the
+    table with each element's ``get("href")``, on every fixture page and on its masked copy."""
+    from extractors.page import link_hrefs
+
+    links = 0
+    for result in _extractions():
+        page = result.page
+        nodes = page.nodes
+        rows = [row for row, tag in enumerate(nodes.tag) if tag == "a"]
+        plain = (rows, [nodes.elements[row].get("href") or "" for row in rows])
+        assert link_hrefs(page) == plain
+        masked = nodes.masked(np.zeros(len(nodes), dtype=bool))
+        assert (masked.link_rows, masked.link_href) == plain
+        links += len(rows)
+    assert links > 1000
