@@ -15,6 +15,7 @@ differences of a cumulative sum.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 from lxml import etree
@@ -35,6 +36,8 @@ BLOCK_TAGS = frozenset(
     "figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p pre section summary "
     "table tbody td tfoot th thead tr ul".split()
 )
+#: A row's code in :func:`_assemble`'s one pass over the tags: 1 a link, 2 a paragraph, else 0.
+_LINK_OR_PARAGRAPH = {"a": 1, "p": 2}
 
 
 @dataclass(slots=True)
@@ -207,9 +210,12 @@ def _assemble(elements, tags, parent, depth, end, seg_text, seg_owner, seg_in_li
     end_a = np.asarray(end, dtype=np.int32)
     owner = np.asarray(seg_owner, dtype=np.int32)
     in_link = np.asarray(seg_in_link, dtype=bool)
-    is_a = np.fromiter(map("a".__eq__, tags), dtype=bool, count=n).astype(np.int64)
+    # the links and the paragraphs from one pass over the tags (two ``map("a".__eq__, tags)``
+    # passes took 0.086 ms, this one 0.042: median of big9's first 80 pages and cx_163's 74)
+    codes = np.fromiter(map(_LINK_OR_PARAGRAPH.get, tags, repeat(0)), dtype=np.int8, count=n)
+    is_a = (codes == 1).astype(np.int64)
     if SCRIPT_LINK_PARAGRAPHS and in_link.any():
-        is_p = np.fromiter(map("p".__eq__, tags), dtype=bool, count=n).astype(np.int64)
+        is_p = (codes == 2).astype(np.int64)
         for row in np.flatnonzero(is_a.astype(bool) & (_subtree_sum(is_p, end_a) > 0)).tolist():
             if (elements[row].get("href") or "")[:11].lower() == "javascript:":
                 in_link[seg_lo[row]:seg_hi[row]] = False
@@ -232,4 +238,4 @@ def _assemble(elements, tags, parent, depth, end, seg_text, seg_owner, seg_in_li
 def _subtree_sum(values: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Sum of ``values`` over each row's subtree (rows ``i .. end[i]``), via one cumulative sum."""
     csum = np.concatenate(([0], np.cumsum(values)))
-    return csum[end + 1] - csum[np.arange(len(end))]
+    return csum[end + 1] - csum[:-1]  # csum[i] for every row i: a view, not a gather

@@ -661,3 +661,29 @@ def test_the_whole_page_reading_is_walked_once_and_is_a_fresh_reading(monkeypatc
         assert kept.keep is None or np.array_equal(kept.keep, fresh.keep)
         shared += 1
     assert shared >= 50
+
+
+def test_node_table_sums_are_the_plain_subtree_counts():
+    """The node table's subtree sums (``_subtree_sum``, its links and paragraph codes read in
+    one pass over the tags) and the furniture step's ``_subtree_any`` against sums over each
+    row's subtree taken one row at a time, on every fixture page."""
+    from extractors.boilerplate import _subtree_any
+
+    tables = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        n = len(nodes)
+        if n == 0:
+            continue
+        tables += 1
+        is_a = np.array([tag == "a" for tag in nodes.tag])
+        is_p = np.array([tag == "p" for tag in nodes.tag])
+        links = [int(is_a[row:nodes.end[row] + 1].sum()) for row in range(n)]
+        text = [int(nodes.own_text[row:nodes.end[row] + 1].sum()) for row in range(n)]
+        link_text = [int(nodes.own_link_text[row:nodes.end[row] + 1].sum()) for row in range(n)]
+        with_p = [bool(is_p[row:nodes.end[row] + 1].any()) for row in range(n)]
+        assert nodes.links.tolist() == links and nodes.text.tolist() == text
+        assert nodes.link_text.tolist() == link_text
+        assert _subtree_any(is_p, nodes.end).tolist() == with_p
+        assert nodes.text.dtype == np.int64 and nodes.links.dtype == np.int32
+    assert tables >= 80
