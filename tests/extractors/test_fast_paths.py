@@ -687,3 +687,25 @@ def test_node_table_sums_are_the_plain_subtree_counts():
         assert _subtree_any(is_p, nodes.end).tolist() == with_p
         assert nodes.text.dtype == np.int64 and nodes.links.dtype == np.int32
     assert tables >= 80
+
+
+def test_nonlink_text_kept_is_the_subtraction_and_read_only():
+    """``NodeTable.nonlink_text``, kept once read, is ``text - link_text`` of its own table (a
+    masked copy's its own), on every fixture page, and cannot be written to (a step writing
+    into it would change every later step's reading)."""
+    tables = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        if len(nodes) == 0:
+            continue
+        tables += 1
+        first = nodes.nonlink_text
+        assert first is nodes.nonlink_text
+        assert np.array_equal(first, nodes.text - nodes.link_text)
+        with pytest.raises(ValueError):
+            first[0] = -1
+        half = np.arange(len(nodes)) % 2 == 0
+        masked = nodes.masked(half)
+        assert np.array_equal(masked.nonlink_text, masked.text - masked.link_text)
+        assert np.array_equal(nodes.nonlink_text, nodes.text - nodes.link_text)
+    assert tables >= 80
