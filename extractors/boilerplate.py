@@ -29,7 +29,7 @@ import numpy as np
 from lxml import etree
 
 from extractors.jsonld import article_objects, page_jsonld, type_names
-from extractors.nodetable import NodeTable
+from extractors.nodetable import NodeTable, _subtree_sum
 
 __all__ = ["Markup", "declares_article", "declares_product", "declares_question", "page_itemtypes", "page_markup", "read_markup", "is_related_label", "rows_named", "screen_reader_rows", "FURNITURE_ROLES", "FURNITURE_TAGS", "FURNITURE_WORDS", "WEAK_FURNITURE_WORDS",
            "furniture_mask", "name_words"]
@@ -1031,5 +1031,4 @@ def _among_paragraphs(nodes: NodeTable, markup: Markup, paragraphs: np.ndarray |
 
 def _subtree_any(flags: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Whether each row's subtree (rows ``i .. end[i]``) holds a flagged row."""
-    csum = np.concatenate(([0], np.cumsum(flags)))
-    return (csum[end + 1] - csum[np.arange(len(end))]) > 0
+    return _subtree_sum(flags, end) > 0

@@ -756,3 +756,51 @@ def test_link_hrefs_read_in_the_walk_are_each_links_own():
         assert (masked.link_rows, masked.link_href) == plain
         links += len(rows)
     assert links > 1000
+
+
+def test_node_table_sums_are_the_plain_subtree_counts():
+    """The node table's subtree sums (``_subtree_sum``, its links and paragraph codes read in
+    one pass over the tags) and the furniture step's ``_subtree_any`` against sums over each
+    row's subtree taken one row at a time, on every fixture page."""
+    from extractors.boilerplate import _subtree_any
+
+    tables = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        n = len(nodes)
+        if n == 0:
+            continue
+        tables += 1
+        is_a = np.array([tag == "a" for tag in nodes.tag])
+        is_p = np.array([tag == "p" for tag in nodes.tag])
+        links = [int(is_a[row:nodes.end[row] + 1].sum()) for row in range(n)]
+        text = [int(nodes.own_text[row:nodes.end[row] + 1].sum()) for row in range(n)]
+        link_text = [int(nodes.own_link_text[row:nodes.end[row] + 1].sum()) for row in range(n)]
+        with_p = [bool(is_p[row:nodes.end[row] + 1].any()) for row in range(n)]
+        assert nodes.links.tolist() == links and nodes.text.tolist() == text
+        assert nodes.link_text.tolist() == link_text
+        assert _subtree_any(is_p, nodes.end).tolist() == with_p
+        assert nodes.text.dtype == np.int64 and nodes.links.dtype == np.int32
+    assert tables >= 80
+
+
+def test_nonlink_text_kept_is_the_subtraction_and_read_only():
+    """``NodeTable.nonlink_text``, kept once read, is ``text - link_text`` of its own table (a
+    masked copy's its own), on every fixture page, and cannot be written to (a step writing
+    into it would change every later step's reading)."""
+    tables = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        if len(nodes) == 0:
+            continue
+        tables += 1
+        first = nodes.nonlink_text
+        assert first is nodes.nonlink_text
+        assert np.array_equal(first, nodes.text - nodes.link_text)
+        with pytest.raises(ValueError):
+            first[0] = -1
+        half = np.arange(len(nodes)) % 2 == 0
+        masked = nodes.masked(half)
+        assert np.array_equal(masked.nonlink_text, masked.text - masked.link_text)
+        assert np.array_equal(nodes.nonlink_text, nodes.text - nodes.link_text)
+    assert tables >= 80
