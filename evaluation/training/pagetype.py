@@ -292,7 +292,9 @@ def run(args: argparse.Namespace) -> int:
                              "without a query; reference: docs/, forum/, viewtopic.php...; "
                              "commerce: /products/, /pricing/...; section: /topic/<name>, "
                              "/news...; teasers: a body that is a column of headline-link "
-                             "teasers; cards: 20+ <article> elements); else list if "
+                             "teasers; cards: 20+ <article> elements; offer: a declared "
+                             "product, service or FAQ and no article; undeclared: JSON-LD "
+                             "types and no article type); else list if "
                              "P(list) >= 0.5; else other",
                      "cross_validated": cross},
         "training": {"classifier": "sklearn.ensemble.ExtraTreesClassifier",

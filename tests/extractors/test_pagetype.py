@@ -1,8 +1,8 @@
 """Page type: the heuristic and the shipped page model that decides, on the real fixture pages
 (tests/fixtures/pages: aeb, cx_163, cx_bbc, wcxb_dev, gerapy_listdetail; pagetype/,
-pagetype_media/, pagetype_root/, pagetype_address/ and pagetype_offer/: wcxb_dev, cx_163; see
-SOURCES.md), the media, root and reference address rules, the teaser body, cards and declared
-offer rules, and
+pagetype_media/, pagetype_root/, pagetype_address/, pagetype_offer/ and pagetype_undeclared/:
+wcxb_dev, cx_163; see SOURCES.md), the media, root and reference address rules, the teaser body,
+cards, declared offer and undeclared article rules, and
 ``newscrawl train pagetype`` on tests/fixtures/eval/page_type (wcxb_dev and gerapy_listdetail
 pages, CC-BY-4.0 and Apache-2.0)."""
 
@@ -24,9 +24,10 @@ from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
 from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, FEATURES, KIND_FLOORS,
                                  MEDIA_ARTICLE_FLOOR, OFFER_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
-                                 ROOT_ARTICLE_FLOOR, TEASER_ARTICLE_FLOOR, PageTypeModel,
+                                 ROOT_ARTICLE_FLOOR, TEASER_ARTICLE_FLOOR,
+                                 UNDECLARED_ARTICLE_FLOOR, PageTypeModel,
                                  address_floor, address_kinds, card_page, classify_page,
-                                 commerce_address, declared_offer,
+                                 commerce_address, declared_no_article, declared_offer,
                                  heuristic_type, load_page_model, media_address, page_features,
                                  page_kinds, reference_address, root_address, section_address,
                                  teaser_body)
@@ -410,6 +411,38 @@ def test_a_microdata_product_box_in_a_story_is_no_declared_offer():
     assert any(value.endswith("/Product") for value in page_itemtypes(result.page))
     assert _p_article_and_floor(result)[0] < OFFER_ARTICLE_FLOOR
     assert not declared_offer(result.page) and result.page_type == "article"
+
+
+@pytest.mark.parametrize("url", ["https://aws.amazon.com/lambda/",
+                                 "https://netsmartz.com/generative-ai-consulting-services/"])
+def test_a_page_declaring_no_article_the_model_is_unsure_of_is_not_an_article(url):
+    """A cloud product's and a consultancy's service pages (wcxb_dev, gold other) that declare in
+    JSON-LD only their breadcrumbs, page, site and firm: P(article) 0.12 and 0.25, over the
+    model's own floor, under the undeclared floor; typed article before the undeclared kind
+    (2026-11-27, night). Neither URL is of an address kind nor declares an offer."""
+    gold, html = _address_page("pagetype_undeclared", url)
+    result = extract(html, url=gold["url"])
+    p_article, floor = _p_article_and_floor(result)
+    assert floor <= p_article < UNDECLARED_ARTICLE_FLOOR and not address_kinds(gold["url"])
+    assert not declared_offer(result.page)
+    assert declared_no_article(result.page) and "undeclared" in page_kinds(result.page,
+                                                                           result.body)
+    assert result.page_type == gold["page_type"] == "other"
+
+
+def test_articles_declaring_no_article_type_over_the_floor_stay_articles():
+    """moz.com's guide declares only its ``WebPage`` (and breadcrumbs, firm) and stays an
+    article on its P(article) over the undeclared floor; a story declaring its ``NewsArticle``
+    (nytimes.com, aeb) is not of the kind at all."""
+    gold, html = _address_page("pagetype_undeclared", "https://moz.com/beginners-guide-to-seo")
+    result = extract(html, url=gold["url"])
+    assert declared_no_article(result.page)
+    assert _p_article_and_floor(result)[0] >= UNDECLARED_ARTICLE_FLOOR
+    assert result.page_type == gold["page_type"] == "article"
+    pages = {g["url"]: g for g in gold_lines()}
+    url = "https://www.nytimes.com/2019/11/19/opinion/republicans-elections-impeachment.html"
+    result = extract(page_bytes(pages[url]), url=url)
+    assert not declared_no_article(result.page) and result.page_type == "article"
 
 
 def test_the_trainer_decides_reference_addresses_as_the_crawl_does():
