@@ -152,6 +152,17 @@ def _p_article_and_floor(result) -> tuple[float, float]:
     return p_article, model.article_floor if guess == "article" else model.article_rescue
 
 
+def _unsure_page(folder: str, url: str, kind_floor: float):
+    """(gold line, extraction) of the page at ``url`` in ``tests/fixtures/<folder>``, checked to
+    be a page the model alone types article (P(article) over its own floor) under
+    ``kind_floor``, the floor a kind of page asks, and of no address kind: a kind's test page."""
+    gold, html = _address_page(folder, url)
+    result = extract(html, url=gold["url"])
+    p_article, floor = _p_article_and_floor(result)
+    assert floor <= p_article < kind_floor and not address_kinds(gold["url"])
+    return gold, result
+
+
 def test_a_list_filed_under_a_media_address_is_not_an_article():
     """worldpodcast.network's category page under ``/podcasts/`` (wcxb_dev, a site held out of
     training): P(article) is over the floor the model keeps articles with, under the media
@@ -342,10 +353,8 @@ def test_a_page_of_cards_the_model_is_unsure_of_is_not_an_article():
     """pinchofyum.com/recipes/air-fryer-recipes (wcxb_dev, the gate's page-type set, gold list):
     a grid of recipe cards, each an ``<article>``, P(article) 0.15, over the model's own floor,
     under the cards floor; typed article before the cards kind (2026-11-27, evening)."""
-    gold, html = _address_page("eval/page_type", "https://pinchofyum.com/recipes/air-fryer-recipes")
-    result = extract(html, url=gold["url"])
-    p_article, floor = _p_article_and_floor(result)
-    assert floor <= p_article < CARDS_ARTICLE_FLOOR and not address_kinds(gold["url"])
+    gold, result = _unsure_page("eval/page_type", "https://pinchofyum.com/recipes/air-fryer-recipes",
+                                CARDS_ARTICLE_FLOOR)
     assert card_page(result.page) and "cards" in page_kinds(result.page, result.body)
     assert result.page_type == gold["page_type"] == "list"
 
@@ -368,10 +377,7 @@ def test_a_page_declaring_an_offer_the_model_is_unsure_of_is_not_an_article(url)
     (microdata on waveapps.com, JSON-LD on protiviti.com) and no article: P(article) 0.17 and
     0.12, over the model's own floor, under the offer floor; typed article before the declared
     offer kind (2026-11-27, night). Neither URL is of an address kind."""
-    gold, html = _address_page("pagetype_offer", url)
-    result = extract(html, url=gold["url"])
-    p_article, floor = _p_article_and_floor(result)
-    assert floor <= p_article < OFFER_ARTICLE_FLOOR and not address_kinds(gold["url"])
+    gold, result = _unsure_page("pagetype_offer", url, OFFER_ARTICLE_FLOOR)
     assert declared_offer(result.page) and "offer" in page_kinds(result.page, result.body)
     assert result.page_type == gold["page_type"] == "other"
 
@@ -420,10 +426,7 @@ def test_a_page_declaring_no_article_the_model_is_unsure_of_is_not_an_article(ur
     JSON-LD only their breadcrumbs, page, site and firm: P(article) 0.12 and 0.25, over the
     model's own floor, under the undeclared floor; typed article before the undeclared kind
     (2026-11-27, night). Neither URL is of an address kind nor declares an offer."""
-    gold, html = _address_page("pagetype_undeclared", url)
-    result = extract(html, url=gold["url"])
-    p_article, floor = _p_article_and_floor(result)
-    assert floor <= p_article < UNDECLARED_ARTICLE_FLOOR and not address_kinds(gold["url"])
+    gold, result = _unsure_page("pagetype_undeclared", url, UNDECLARED_ARTICLE_FLOOR)
     assert not declared_offer(result.page)
     assert declared_no_article(result.page) and "undeclared" in page_kinds(result.page,
                                                                            result.body)
