@@ -353,8 +353,8 @@ def test_a_page_of_cards_the_model_is_unsure_of_is_not_an_article():
     """pinchofyum.com/recipes/air-fryer-recipes (wcxb_dev, the gate's page-type set, gold list):
     a grid of recipe cards, each an ``<article>``, P(article) 0.15, over the model's own floor,
     under the cards floor; typed article before the cards kind (2026-11-27, evening)."""
-    gold, result = _unsure_page("eval/page_type", "https://pinchofyum.com/recipes/air-fryer-recipes",
-                                CARDS_ARTICLE_FLOOR)
+    gold, result = _unsure_page(
+        "eval/page_type", "https://pinchofyum.com/recipes/air-fryer-recipes", CARDS_ARTICLE_FLOOR)
     assert card_page(result.page) and "cards" in page_kinds(result.page, result.body)
     assert result.page_type == gold["page_type"] == "list"
 
