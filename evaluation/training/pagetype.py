@@ -13,8 +13,9 @@ are the pair of :data:`THRESHOLDS` with the highest accuracy, cross-validated by
 :data:`FOLDS` folds on the training pages, among those that keep at least ``--article-recall``
 of the training articles. The cross-validation and the tables decide as the crawl does: at a
 media, root, documentation or discussion, commerce or section-front address, where the
-chain's body is a column of teasers, on a page of cards and on one that declares an offer and
-no article (:func:`extractors.pagetype.page_kinds`) P(article) must also reach that kind's floor
+chain's body is a column of teasers, on a page of cards, on one that declares an offer and no
+article and on one whose JSON-LD declares no article type (:func:`extractors.pagetype.page_kinds`)
+P(article) must also reach that kind's floor
 (:data:`extractors.pagetype.KIND_FLOORS`).
 
 The validation table compares, per set, the heuristic alone and the model; the card keeps it,
