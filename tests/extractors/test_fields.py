@@ -216,6 +216,14 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "'Last updated:' / 'Dec 12, 2025' over the headline, not a related post's date"),
     ("htmldate_eval-00453.html", "2022-02-02",
      "the dateline over the headline, none under it"),
+    ("trafilatura_eval-00552.html", "2022-01-25",
+     "og 2022-01-15 against the page's one <time datetime='2022-01-25'>, shown"),
+    ("wcxb_dev-00338.html", "2025-08-13",
+     "og 2025-08-08 against 'Published <time datetime=\"2025-08-13\">', htmldate reading og"),
+    ("wcxb_dev-01039.html", "2023-03-20",
+     "og 2013-03-11 against the byline's <time> at midnight, 2023-03-20"),
+    ("trafilatura_eval-00801.html", "2022-12-16",
+     "the page's one <time> (2022-12-20, a comment's) is not shown as its date: og's 12-16 stays"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
