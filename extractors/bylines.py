@@ -822,6 +822,8 @@ def _marked_names(text: str, sites: tuple[str, ...]) -> list[str]:
             lines[-1] = f"{lines[-1]} {line}"  # "Lars Fischer" / "und" / "Alina Schadwinkel"
         else:
             lines.append(line)
+    if any(line in _CREDIT_LABELS for line in lines):
+        return []  # a picture's credit: "©" / "Matyas Rehak - Adobe Stock"
     if len(lines) > 1:
         for number, line in enumerate(lines):
             if line.strip().lower().rstrip(":") in _BY_WORDS and number + 1 < len(lines):
@@ -847,6 +849,10 @@ def _marked_team(text: str) -> list[str]:
     return names if len(names) == 1 and first_date_in(names[0], None) is None else []
 
 
+#: A segment that labels what follows as a picture's or a page's credit, not its author: a
+#: Drupal image field "field--name-field-media-term-media-source" (marked by "source") reads
+#: "©" / "Matyas Rehak - Adobe Stock" above the article's author field (helmholtz-klima.de).
+_CREDIT_LABELS = frozenset({"©", "(c)", "Foto:", "Fotos:", "Bild:", "Photo:", "Image:"})
 #: A segment that only joins two names of a byline: "," / "und" / ", and" / "&".
 _CONNECTOR = re.compile(r"(?i)^(?:,|,?\s*(?:and|und|et|y|e|&))$")
 

@@ -942,3 +942,24 @@ def test_a_credit_line_among_a_record_s_fields_or_a_by_line_before_the_end_names
     assert bylines.credit_line(book, ()) == []
     assert bylines.credit_line("Text.\nAutorin: Alys Arden\nMore text.", ()) == ["Alys Arden"]
     assert bylines.credit_line("Text.\nVon Redaktion Aktuell", ()) == []  # an outlet's word
+
+
+def test_the_shareaholic_plugin_s_author_meta_is_read_where_nothing_else_names_one() -> None:
+    # wolfgangmichal.de: no byline, JSON-LD or meta author; the share plugin's meta names him
+    gold = fixture("trafilatura_eval-00399.html")
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"]] == ["Wolfgang Michal"]
+
+
+def test_a_picture_s_credit_in_a_source_marked_field_is_no_author() -> None:
+    # helmholtz-klima.de: the image's "source" field ("©" / "Matyas Rehak - Adobe Stock") comes
+    # before the article's author field
+    gold = fixture("trafilatura_eval-00750.html")
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == [gold["author"]] == ["Christian Mihatsch"]
+    page = parse_page(b"<html><body><div class='media-source'><div>&copy;</div>"
+                      b"<div>Jane Roe - Stock Agency</div></div><p>Text.</p></body></html>")
+    assert bylines.text_authors(page, ()) == []
+    page = parse_page(b"<html><body><div class='author'><div>By</div>"
+                      b"<div>Jane Roe</div></div><p>Text.</p></body></html>")
+    assert bylines.text_authors(page, ()) == ["Jane Roe"]
