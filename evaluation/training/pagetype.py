@@ -14,8 +14,8 @@ are the pair of :data:`THRESHOLDS` with the highest accuracy, cross-validated by
 of the training articles. The cross-validation and the tables decide as the crawl does: at a
 media, root, documentation or discussion, commerce or section-front address, where the
 chain's body is a column of teasers, on a page of cards, on one that declares an offer and no
-article and on one whose JSON-LD declares no article type (:func:`extractors.pagetype.page_kinds`)
-P(article) must also reach that kind's floor
+article, on one whose JSON-LD declares no article type and on one the list step reads as one
+list (:func:`extractors.pagetype.page_kinds`) P(article) must also reach that kind's floor
 (:data:`extractors.pagetype.KIND_FLOORS`).
 
 The validation table compares, per set, the heuristic alone and the model; the card keeps it,
@@ -171,7 +171,8 @@ def _decide(heuristic: list[str], p_article: np.ndarray, p_list: np.ndarray, flo
             rescue: float, kinds: list[tuple[str, ...]] | None = None) -> list[str]:
     """:meth:`PageTypeModel.decide` over many pages (``kinds``: each page's kinds,
     :func:`extractors.pagetype.page_kinds`)."""
-    return ["article" if a >= address_floor(f, k) else ("list" if p >= 0.5 else "other")
+    return ["article" if a >= address_floor(f, k, p >= 0.5)
+            else ("list" if p >= 0.5 else "other")
             for f, k, a, p in zip((floor if h == "article" else rescue for h in heuristic),
                                   kinds or [()] * len(heuristic), p_article.tolist(),
                                   p_list.tolist(), strict=True)]
@@ -295,7 +296,8 @@ def run(args: argparse.Namespace) -> int:
                              "/news...; teasers: a body that is a column of headline-link "
                              "teasers; cards: 20+ <article> elements; offer: a declared "
                              "product, service or FAQ and no article; undeclared: JSON-LD "
-                             "types and no article type); else list if "
+                             "types and no article type; listed: not CJK, DWSIE types it "
+                             "list and the list step reads its list subtrees); else list if "
                              "P(list) >= 0.5; else other",
                      "cross_validated": cross},
         "training": {"classifier": "sklearn.ensemble.ExtraTreesClassifier",

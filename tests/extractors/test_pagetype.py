@@ -23,12 +23,14 @@ from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
 from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, FEATURES, KIND_FLOORS,
-                                 MEDIA_ARTICLE_FLOOR, OFFER_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
+                                 LIST_KINDS, LISTED_ARTICLE_FLOOR, MEDIA_ARTICLE_FLOOR,
+                                 OFFER_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
                                  ROOT_ARTICLE_FLOOR, TEASER_ARTICLE_FLOOR,
                                  UNDECLARED_ARTICLE_FLOOR, PageTypeModel,
                                  address_floor, address_kinds, card_page, classify_page,
                                  commerce_address, declared_no_article, declared_offer,
-                                 heuristic_type, load_page_model, media_address, page_features,
+                                 heuristic_type, listed_page, load_page_model, media_address,
+                                 page_features,
                                  page_kinds, reference_address, root_address, section_address,
                                  teaser_body)
 from tests.fixture_pages import gold_lines, page_bytes
@@ -585,3 +587,64 @@ def test_a_teaser_body_only_raises_the_floor():
     assert page_kinds(result.page, result.body) == ("teasers",)
     assert KIND_FLOORS["teasers"] == TEASER_ARTICLE_FLOOR
     assert result.page_type == "article"
+
+
+def test_a_page_the_list_step_reads_as_one_list_is_a_list():
+    """georgjensen.com's earrings (wcxb_dev, gold list with 36 records): P(article) 0.17, over the
+    model's own floor and of no address kind, so it was typed article and the crawl published
+    none of its records; DWSIE types it a list and its list subtrees are of one markup
+    (``one_list``): a list now, whose records the list step reads."""
+    gold, result = _unsure_page(
+        "eval/list_records", "https://www.georgjensen.com/en-us/jewelry/silver-earrings?"
+        "srsltid=AfmBOooNSzimlibiBYWtbMeAg8DDQ6pMO5WfYi6Qv2QGiZSrRftpE5YA",
+        LISTED_ARTICLE_FLOOR)
+    assert listed_page(result.page) and "listed" in page_kinds(result.page, result.body)
+    assert result.page_type == gold["page_type"] == "list"
+
+
+def test_a_chinese_article_the_node_network_types_a_list_is_not_listed():
+    """money.163.com's story (cx_163, an article, P(article) 0.12): DWSIE types it a list and the
+    list step agrees with its related-news box, but the network's list answer is not asked of a
+    CJK page: it stays an article."""
+    from extractors.dwsie import classify_nodes, default_node_model
+
+    base = Path(__file__).parents[1] / "fixtures" / "pagetype"
+    result = extract((base / "pages" / "cx_163-00020.html").read_bytes())
+    assert classify_nodes(result.page, default_node_model()).page_type == "list"
+    assert not listed_page(result.page) and result.page_type == "article"
+
+
+def test_the_page_kinds_are_asked_up_to_the_first_floor_missed():
+    """:meth:`PageTypeModel.decide` takes the page's kinds one by one and stops at the first
+    whose floor P(article) misses, so the costliest kind (``listed``, last) is not read then."""
+    _model, row, p_article, low = _short_page_row()
+    asked = []
+
+    def kinds(_is_list):
+        for kind in ("teasers", "listed"):
+            asked.append(kind)
+            yield kind
+
+    decided = low.decide(row, "article", (), kinds)
+    if p_article < TEASER_ARTICLE_FLOOR:
+        assert decided != "article" and asked == ["teasers"]
+    else:
+        assert decided == "article" and asked == ["teasers", "listed"]
+
+
+def test_the_listed_kind_holds_only_for_a_page_the_list_forest_calls_a_list():
+    """A page of the ``listed`` kind under its floor is a list where P(list) >= 0.5 and stays an
+    article where the list forest says other (typed other it would lose its body and publish
+    no records); the trainer decides the same way."""
+    from evaluation.training.pagetype import _decide
+
+    model, row, p_article, low = _short_page_row()
+    p_list = model.listing.probability(row)
+    assert p_article < LISTED_ARTICLE_FLOOR and "listed" in LIST_KINDS
+    decided = low.decide(row, "article", (), lambda is_list: ("listed",) if is_list() else ())
+    assert decided == ("list" if p_list >= 0.5 else "article")
+    assert low.decide(row, "article", ("listed",)) == decided
+    assert address_floor(0.1, ("listed",), is_list=False) == 0.1
+    assert address_floor(0.1, ("listed",)) == LISTED_ARTICLE_FLOOR
+    assert _decide(["article"] * 2, np.array([0.3, 0.3]), np.array([0.7, 0.2]), 0.1, 0.1,
+                   [("listed",)] * 2) == ["list", "article"]
