@@ -235,7 +235,12 @@ def _writes_new_year(page: Page, year: int) -> bool:
     writes that day itself."""
     from lxml import etree
 
-    markup = etree.tostring(page.root, encoding="unicode", method="html")
+    return _new_year_in(etree.tostring(page.root, encoding="unicode", method="html"), year)
+
+
+def _new_year_in(markup: str, year: int) -> bool:
+    """Whether ``markup`` writes 1 January of ``year`` (:data:`_NEW_YEAR`, searched as
+    :data:`_NEW_YEAR_PARTS`)."""
     return any(re.search(part.format(y=year), markup, flags) is not None
                for part, flags in _NEW_YEAR_PARTS)
 

@@ -814,10 +814,9 @@ def _new_year_plain(markup: str, year: int) -> bool:
 
 
 def _new_year_parts(markup: str, year: int) -> bool:
-    from extractors.bylines import _NEW_YEAR_PARTS
+    from extractors.bylines import _new_year_in
 
-    return any(re.search(part.format(y=year), markup, flags) is not None
-               for part, flags in _NEW_YEAR_PARTS)
+    return _new_year_in(markup, year)
 
 
 @pytest.mark.parametrize("text", [
