@@ -235,12 +235,31 @@ def _writes_new_year(page: Page, year: int) -> bool:
     writes that day itself."""
     from lxml import etree
 
-    markup = etree.tostring(page.root, encoding="unicode", method="html")
-    return re.search(_NEW_YEAR.format(y=year), markup, re.IGNORECASE) is not None
+    return _new_year_in(etree.tostring(page.root, encoding="unicode", method="html"), year)
+
+
+def _new_year_in(markup: str, year: int) -> bool:
+    """Whether ``markup`` writes 1 January of ``year`` (:data:`_NEW_YEAR`, searched as
+    :data:`_NEW_YEAR_PARTS`)."""
+    return any(re.search(part.format(y=year), markup, flags) is not None
+               for part, flags in _NEW_YEAR_PARTS)
 
 
 _NEW_YEAR = (r"{y}-0?1-0?1(?!\d)|(?<!\d)0?1\.\s?0?1\.\s?{y}|(?<!\d)0?1/0?1/{y}|{y}年0?1月0?1日|"
              r"\bjan\w*\.?\s+0?1(?:st)?\b,?\s+{y}|(?<!\d)0?1(?:st)?\.?\s+(?:of\s+)?jan\w*\.?,?\s+{y}")
+#: :data:`_NEW_YEAR` (with ``re.I``) as three searches, (pattern, flags), one of which matches
+#: where it does: each starts with a fixed character or set, which the search skips to in C,
+#: where the one pattern tried its six alternatives at every character of the markup (a
+#: lookbehind or ``\b`` first, ``re.I`` on "jan"): the year's digits; "0" or "1", the
+#: lookbehind tested after it; "j", without ``re.I`` (its letters written as the case pairs
+#: ``re.I`` matches, "s" also "ſ"). 5.9 -> 0.84 ms a search (big9's 360 pages and cx_163's 74,
+#: five years each); it runs on the pages htmldate dates 1 January (17 of big9's 360).
+_NEW_YEAR_PARTS = (
+    (r"{y}(?:-0?1-0?1(?!\d)|年0?1月0?1日)", re.IGNORECASE),
+    (r"(?:0(?<!\d0)1|1(?<!\d1))(?:\.\s?0?1\.\s?{y}|/0?1/{y}|"
+     r"(?:st)?\.?\s+(?:of\s+)?jan\w*\.?,?\s+{y})", re.IGNORECASE),
+    (r"[jJ](?<!\w[jJ])[aA][nN]\w*\.?\s+0?1(?:[sSſ][tT])?\b,?\s+{y}", 0),
+)
 
 
 def text_date(page: Page, fetched_at: datetime | None, langs: tuple[str, ...],

@@ -804,3 +804,45 @@ def test_nonlink_text_kept_is_the_subtraction_and_read_only():
         assert np.array_equal(masked.nonlink_text, masked.text - masked.link_text)
         assert np.array_equal(nodes.nonlink_text, nodes.text - nodes.link_text)
     assert tables >= 80
+
+
+def _new_year_plain(markup: str, year: int) -> bool:
+    """``bylines._writes_new_year``'s search as it was written: the one pattern, ``re.I``."""
+    from extractors.bylines import _NEW_YEAR
+
+    return re.search(_NEW_YEAR.format(y=year), markup, re.IGNORECASE) is not None
+
+
+def _new_year_parts(markup: str, year: int) -> bool:
+    from extractors.bylines import _new_year_in
+
+    return _new_year_in(markup, year)
+
+
+@pytest.mark.parametrize("text", [
+    "2016-01-01", "x2016-1-01", "2016-01-011", "1.1.2016", "01. 01.2016", "101.01.2016",
+    "a01/01/2016", "9/01/2016", "2016年1月01日", "Jan 1 2016", "JANUARY 01st, 2016", "jan. 1ſt 2016",
+    "January 1ST,\n2016", "xjan 1 2016", "_Jan 1 2016", "éjan 1 2016", "1st of January, 2016",
+    "01 OF jan. 2016", "1ſT Jan 2016", "11 Jan 2016", "01st. janvier,  2016", "Jan 1 2017",
+    "1 Jan", "2016", ""])
+def test_the_new_year_searches_answer_as_the_one_pattern(text):
+    """``_NEW_YEAR_PARTS`` (three searches, each skipped to its first character in C) against
+    the one ``re.I`` pattern they replace, on made-up dates written every way it reads."""
+    for year in (2016, 2017):
+        assert _new_year_parts(text, year) == _new_year_plain(text, year)
+
+
+@pytest.mark.slow  # the one pattern takes ~2 s a year over the fixture pages' markup
+def test_the_new_year_searches_on_every_fixture_page():
+    """The same on every fixture page's markup, for two years that some of them write as 1
+    January (2017 and 2024: two pages each) and one that none does."""
+    from lxml import etree
+
+    written = 0
+    for result in _extractions():
+        markup = etree.tostring(result.page.root, encoding="unicode", method="html")
+        for year in (2017, 2018, 2024):
+            found = _new_year_parts(markup, year)
+            assert found == _new_year_plain(markup, year)
+            written += found
+    assert written >= 2
