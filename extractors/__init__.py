@@ -645,7 +645,7 @@ def _with_lead(page: Page, main: MainText, allowed, container: int = 0) -> MainT
     if main.region is None or main.keep is None or not main.text:
         return main
     rows = lead_rows(page.nodes, main.region, allowed, container)
-    extra = headline_lead_rows(page.nodes, main.region, allowed)
+    extra = headline_lead_rows(page.nodes, main.region, allowed, container)
     if len(extra) >= HEADLINE_LEAD_MIN_ROWS or (
             extra and not in_headline_block(page.nodes, extra[0])):  # a lead set apart
         rows = sorted(set(rows) | set(extra))

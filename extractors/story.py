@@ -163,6 +163,14 @@ def lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None = None,
 #: references, a live blog's later entries, an answer under a question) or the story's second
 #: half, and the paragraphs under the headline are the story's.
 HEADLINE_LEAD_LEVELS = 5
+#: The story container the walk started at (:data:`LEAD_IN_CONTAINER`) widens that ancestor
+#: the same way: link.springer.com's walk chose the references five levels below the
+#: ``<article>``, whose abstract and sections under the headline were missed (as were
+#: management-circle.de's and elfaro.net's first paragraphs). Every page of the nine body sets
+#: (2026-11-28), after LEAD_IN_CONTAINER: trafilatura_eval snippets 0.9350 -> 0.9357 (4 wanted
+#: more on 3 sites, none lost), wcxb_dev 0.8626 -> 0.8627 (newsproduct.org +0.157; accruent.com
+#: -0.014, a dek under the headline its gold leaves out), the seven others unchanged on every
+#: page.
 #: Elements such a paragraph is; it holds at least this many words (a byline or a dateline is
 #: shorter) and :data:`LEAD_MIN_CHARS` to :data:`LEAD_MAX_CHARS` non-link characters, at most
 #: :data:`LEAD_MAX_LINK_SHARE` of its text in links; not in a photo's box (a ``figure``, a
@@ -191,16 +199,18 @@ HEADLINE_LEAD_MIN_WORDS = 12
 HEADLINE_LEAD_MIN_ROWS = 2
 
 
-def headline_lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None = None
-                       ) -> list[int]:
+def headline_lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None = None,
+                       container: int = 0) -> list[int]:
     """Rows of the story's paragraphs between its headline and ``region`` (see
-    :data:`HEADLINE_LEAD_LEVELS`), outermost first, in document order; not furniture
-    (``allowed``, a row mask, when given)."""
+    :data:`HEADLINE_LEAD_LEVELS`; ``container`` as in :func:`lead_rows`), outermost first, in
+    document order; not furniture (``allowed``, a row mask, when given)."""
     top = region
     for _ in range(HEADLINE_LEAD_LEVELS):
         if nodes.parent[top] <= 0:
             break  # not up to body: a headline that shares only body with the story is not its
         top = int(nodes.parent[top])
+    if LEAD_IN_CONTAINER and 0 < container < top and nodes.end[container] >= region:
+        top = container  # the story's marked container, the walk's start
     if top <= 0:
         return []
     between = nodes.tag[top + 1:region]

@@ -264,6 +264,16 @@ def test_a_lead_in_the_story_container_s_header_joins_however_deep_the_body_sits
         _assert_snippets(*_extract(name), name)
 
 
+def test_the_story_under_the_headline_joins_up_to_the_story_container():
+    # trafilatura_eval (Apache-2.0): link.springer.com's walk chose the references, five levels
+    # below the <article> that holds the headline, the abstract and the sections (two of three
+    # wanted snippets missed); management-circle.de's first paragraph sat in a page builder's
+    # row above the region, past HEADLINE_LEAD_LEVELS.
+    _assert_snippets(*_extract("trafilatura_eval-00431.html"), "link.springer.com")
+    _, result = _extract("trafilatura_eval-00269.html")
+    assert "In der Industrie wird der Remote Support mit Smart Glasses" in result.body
+
+
 def test_a_lead_is_taken_only_above_the_region_and_near_it():
     page = parse_page(b"<html><body><div class='summary'>A summary of the site, far from the "
                       b"story and long enough to be a lead.</div><div><div><div><div><div>"
