@@ -140,8 +140,7 @@ def lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None = None,
         if nodes.parent[top] < 0:
             break
         top = int(nodes.parent[top])
-    if LEAD_IN_CONTAINER and 0 < container < top and nodes.end[container] >= region:
-        top = container  # the story's marked container, the walk's start
+    top = _up_to_container(nodes, top, region, container)
     found: list[int] = []
     for row in _lead_sized(nodes, top + 1, region):  # a few rows: the regex and the walk only here
         if found and row <= int(nodes.end[found[-1]]):
@@ -209,8 +208,7 @@ def headline_lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None
         if nodes.parent[top] <= 0:
             break  # not up to body: a headline that shares only body with the story is not its
         top = int(nodes.parent[top])
-    if LEAD_IN_CONTAINER and 0 < container < top and nodes.end[container] >= region:
-        top = container  # the story's marked container, the walk's start
+    top = _up_to_container(nodes, top, region, container)
     if top <= 0:
         return []
     between = nodes.tag[top + 1:region]
@@ -231,6 +229,14 @@ def headline_lead_rows(nodes: NodeTable, region: int, allowed: np.ndarray | None
         if words >= HEADLINE_LEAD_MIN_WORDS and not _in_media(nodes, row, top):
             found.append(row)
     return found
+
+
+def _up_to_container(nodes: NodeTable, top: int, region: int, container: int) -> int:
+    """``container`` where it holds ``region`` and sits above ``top`` (the story's marked
+    container, :data:`LEAD_IN_CONTAINER`), else ``top``."""
+    if LEAD_IN_CONTAINER and 0 < container < top and nodes.end[container] >= region:
+        return container
+    return top
 
 
 def in_headline_block(nodes: NodeTable, row: int) -> bool:
