@@ -571,7 +571,7 @@ def _page_body(page: Page, thread: bool = False) -> tuple[MainText, object, int]
     if not whole.text:  # the page labels everything as furniture: read it unlabelled
         furniture, start = None, 0
         whole = _whole_page_text(page)
-    return _with_lead(page, whole, furniture), furniture, start
+    return _with_lead(page, whole, furniture, start), furniture, start
 
 
 def _whole_page_text(page: Page) -> MainText:
@@ -590,7 +590,8 @@ def _denoised_body(page: Page, content, furniture, start: int) -> MainText:
     :func:`_page_body` read the page."""
     if furniture is not None:
         content = content & furniture
-    return _with_lead(page, extract_main_text(page, content=content, start=start), content)
+    return _with_lead(page, extract_main_text(page, content=content, start=start), content,
+                      start)
 
 
 #: schema.org types of a discussion page: a forum topic (Discourse, Invision, XenForo and phpBB
@@ -636,15 +637,15 @@ def is_thread(page: Page) -> bool:
     return any(_THREAD_TYPES.search(value) for value in page_itemtypes(page))
 
 
-def _with_lead(page: Page, main: MainText, allowed) -> MainText:
+def _with_lead(page: Page, main: MainText, allowed, container: int = 0) -> MainText:
     """``main`` with the story's lead where the template sets it apart, above the subject region
     (:func:`extractors.story.lead_rows`), and the story's paragraphs between its headline and
     the region where there are :data:`extractors.story.HEADLINE_LEAD_MIN_ROWS` of them, or one
     set apart from the headline's own block (:func:`extractors.story.headline_lead_rows`)."""
     if main.region is None or main.keep is None or not main.text:
         return main
-    rows = lead_rows(page.nodes, main.region, allowed)
-    extra = headline_lead_rows(page.nodes, main.region, allowed)
+    rows = lead_rows(page.nodes, main.region, allowed, container)
+    extra = headline_lead_rows(page.nodes, main.region, allowed, container)
     if len(extra) >= HEADLINE_LEAD_MIN_ROWS or (
             extra and not in_headline_block(page.nodes, extra[0])):  # a lead set apart
         rows = sorted(set(rows) | set(extra))

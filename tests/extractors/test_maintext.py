@@ -254,6 +254,26 @@ def test_a_teaser_named_lead_above_the_body_is_part_of_the_story():
         assert all(snippet in result.body for snippet in gold["with"]), name
 
 
+def test_a_lead_in_the_story_container_s_header_joins_however_deep_the_body_sits():
+    # trafilatura_eval (Apache-2.0): propellets.at's "p.lead" and zfk.de's
+    # "contentHeaderHeader__abstract" sit in the article's header, inside the marked story
+    # container (an <article>) but five and six levels above the body's region, past
+    # LEAD_MAX_LEVELS; the lead's snippet was missed ("Besonders für Haushalte...",
+    # "Wärmepumpen boomen").
+    for name in ("trafilatura_eval-00426.html", "trafilatura_eval-00728.html"):
+        _assert_snippets(*_extract(name), name)
+
+
+def test_the_story_under_the_headline_joins_up_to_the_story_container():
+    # trafilatura_eval (Apache-2.0): link.springer.com's walk chose the references, five levels
+    # below the <article> that holds the headline, the abstract and the sections (two of three
+    # wanted snippets missed); management-circle.de's first paragraph sat in a page builder's
+    # row above the region, past HEADLINE_LEAD_LEVELS.
+    _assert_snippets(*_extract("trafilatura_eval-00431.html"), "link.springer.com")
+    _, result = _extract("trafilatura_eval-00269.html")
+    assert "In der Industrie wird der Remote Support mit Smart Glasses" in result.body
+
+
 def test_a_lead_is_taken_only_above_the_region_and_near_it():
     page = parse_page(b"<html><body><div class='summary'>A summary of the site, far from the "
                       b"story and long enough to be a lead.</div><div><div><div><div><div>"
