@@ -18,11 +18,12 @@ are handed to the spider, which is waiting for them to request them first
 (:meth:`~pipelines.lists.stage.ListStage.publish`), whatever happens to the item.
 
 A page is parsed once: the spider's link scan parses it (``item["parsed"]``) and the extraction
-takes that tree; the same tree goes into the cache of parsed siblings at once, since the page
-becomes the newest stored sibling of its template, which the next articles of that template are
-paired with (:mod:`pipelines.siblings.parsed_pages`; ``NEWSCRAWL_PARSED_PAGES``,
-``NEWSCRAWL_SIBLING_PAGES``). Before, the sibling was parsed again for 162 of the crawl bench's 248
-pages: a tenth of the crawl's CPU.
+takes that tree; the same tree goes into the cache of parsed siblings at once where the pairing
+stores the page (:meth:`~pipelines.siblings.pairing.SiblingPairing.stores`), since it becomes the
+newest stored sibling of its template, which the next articles of that template are paired with
+(:mod:`pipelines.siblings.parsed_pages`; ``NEWSCRAWL_PARSED_PAGES``, ``NEWSCRAWL_SIBLING_PAGES``);
+an article takes its sibling's parse from there as the pairing hands the sibling over. Before, the
+sibling was parsed again for 162 of the crawl bench's 248 pages: a tenth of the crawl's CPU.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ if TYPE_CHECKING:
 __all__ = ["ExtractPipeline", "extract_page"]
 
 logger = logging.getLogger(__name__)
+
+#: :func:`extract_page`'s default ``sibling_parse``: look for the sibling's parse in ``siblings``.
+LOOK = object()
 
 
 
@@ -110,7 +114,12 @@ class ExtractPipeline:
         parsed = item.pop(PARSED, None)
         if parsed is not None:
             self.parsed.put(id(item), parsed)
-            if _one_content_type(item):  # parsed as extract_page would parse it as a sibling
+            # kept among the parsed siblings only if it can be a sibling (stored by the pairing):
+            # the crawl bench's 175 English articles (never stored: not CJK) pushed CJK siblings
+            # out of the 32 kept (5-18 of 65 siblings parsed again in a crawl, with the cause
+            # below)
+            if (self.pairing is not None and self.pairing.stores(item)
+                    and _one_content_type(item)):  # parsed as extract_page parses a sibling
                 self.siblings.put(body_key(item["url"], item["body"]), parsed)
         news = None
         try:
@@ -129,16 +138,23 @@ class ExtractPipeline:
         content_type = page_content_type(item)
         is_list = self.lists is not None and item.get("route") == "list"
         sibling, no_sibling = await self._sibling(item, is_list)
+        # LCS is for articles: a list page is extracted without its sibling. An article's sibling
+        # parse is taken from the cache as the pairing gives it: while the page waits for an
+        # extraction thread, the 32 parses kept move on (on the crawl bench's sites 5-18 of 65
+        # siblings were parsed again, each evicted between its pairing and its extraction)
+        extract_sibling = None if is_list else sibling
+        sibling_parse = (None if extract_sibling is None else
+                         self.siblings.get(body_key(sibling.url, sibling.body)))
         parsed = self.parsed.pop(id(item))  # None: evicted while the page was held; parse again
         if parsed is not None:
             self._count("newscrawl/parse/reused")
         else:  # "unparsed": the scan could not read it either (empty, binary...): the parse says why
             self._count(f"newscrawl/parse/{'again' if had_parse else 'unparsed'}")
         try:
-            result = await run_in_thread(  # LCS is for articles: a list page runs without it
+            result = await run_in_thread(
                 extract_page, parsed if parsed is not None else body, url, content_type,
-                self.max_page_bytes, None if is_list else sibling, fetched_at(item), self.svm,
-                self.siblings, self.use_sibling,
+                self.max_page_bytes, extract_sibling, fetched_at(item), self.svm,
+                self.siblings, self.use_sibling, sibling_parse,
             )
         except BadInput as exc:
             self._skip(url, exc.reason, str(exc))
@@ -193,16 +209,24 @@ def extract_page(
     svm: extractors.SvmPolicy | None = None,
     siblings: PageCache | None = None,
     use_sibling: str = extractors.AUTO,
+    sibling_parse: extractors.Page | None | object = LOOK,
 ) -> extractors.Extraction:
     """:func:`extractors.extract` of ``body`` (bytes, or the page already parsed), against
     ``sibling`` (parsed with its own Content-Type, or taken from ``siblings``) if any, as
-    ``use_sibling`` says (``auto``: on CJK pages only).
+    ``use_sibling`` says (``auto``: on CJK pages only). ``sibling_parse``: the sibling's parse
+    the caller took from ``siblings`` already, or None where it looked and missed (the sibling is
+    then parsed and kept); by default the parse is looked up here.
 
     Runs in a worker thread. A sibling that cannot be parsed is passed as bytes, so the extractor
     reports why it was not used. (With ``auto`` the crawl pairs only pages whose text is CJK, so a
     sibling parsed here is one the extractor almost always uses.)
     """
-    other = None if sibling is None else parsed_sibling(sibling, max_bytes, siblings)
+    if sibling is None:
+        other = None
+    elif sibling_parse is LOOK or sibling_parse is None:
+        other = parsed_sibling(sibling, max_bytes, siblings, look=sibling_parse is LOOK)
+    else:
+        other = sibling_parse
     return extractors.extract(
         body, url=url, content_type=content_type, max_bytes=max_bytes, sibling=other,
         fetched_at=fetched, svm=svm, use_sibling=use_sibling,

@@ -22,10 +22,12 @@ would), then:
    Redis commands per page and the waits for shared per-site slots;
 2. **overhead**: an embedded ``newscrawl crawl`` of the same sites with no delay, against
    extracting the same pages alone in this process as the crawl extracted them: in the order of
-   the crawl's items, each parsed once and kept as a sibling as the crawl keeps it (the last 32
-   pages), each with the sibling the crawl paired it with (its item's ``extraction.sibling.url``;
-   none where the crawl had none: pages whose text is not CJK, unless ``-s
-   NEWSCRAWL_USE_SIBLING=...`` says otherwise), the garbage collector set as the crawl sets it:
+   the crawl's items, each parsed once (a sibling whose item comes later is parsed when first
+   needed, then taken from the kept parses at its own turn; ``reference_parses`` in ``--json``)
+   and kept as a sibling as the crawl keeps it (the last 32 pages the pairing stored), each
+   with the sibling the crawl paired it with (its item's ``extraction.sibling.url``; none where
+   the crawl had none: pages whose text is not CJK, unless ``-s NEWSCRAWL_USE_SIBLING=...``
+   says otherwise), the garbage collector set as the crawl sets it:
    the crawl's CPU seconds over the span over the extraction's CPU seconds, less one (and the
    same in wall time: the crawl's span over the extraction's time, less one), and both per page.
    ``--only overhead`` runs this part alone.
@@ -508,20 +510,28 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
     by_url = {f"{base}/a/{n}.html": page for base, share
               in zip(sites.bases, [pages[n::count] for n in range(count)], strict=True)
               for n, page in enumerate(share)}  # fmt: skip
-    order, paired = _crawl_pairs(workdir / "e")
+    order, paired, stored = _crawl_pairs(workdir / "e")
     order = [url for url in order if url in by_url] + [url for url in by_url if url not in paired]
     use_sibling = dict(pair.split("=", 1) for pair in args.set if "=" in pair).get(
         "NEWSCRAWL_USE_SIBLING", "auto").strip().lower()  # as the crawl's -s says
-    kept = PageCache(DEFAULT_SIBLING_PAGES)  # every page's parse, kept as the pipeline keeps it
+    kept = PageCache(DEFAULT_SIBLING_PAGES)  # the stored pages' parses, as the pipeline keeps them
     started, started_cpu = time.perf_counter(), time.process_time()
     for url in order:
         body, other = by_url[url], paired.get(url)
         sibling = StoredPage(other, by_url[other], "text/html") if other in by_url else None
-        try:
-            page = parse_page(body, url=url, content_type="text/html", max_bytes=DEFAULT_MAX_BYTES)
-        except BadInput:  # the crawl's scan refused it too
-            continue
-        kept.put(body_key(url, body), page)
+        # Each page parsed once, as in the crawl: the items come in the order their extraction
+        # ended, so a page's sibling is often written after it; parsed then as the sibling, it
+        # is taken from ``kept`` at its own turn (parsed again before: 44-49 of 65 siblings)
+        key = body_key(url, body)
+        page = kept.get(key)
+        if page is None:
+            try:
+                page = parse_page(body, url=url, content_type="text/html",
+                                  max_bytes=DEFAULT_MAX_BYTES)  # fmt: skip
+            except BadInput:  # the crawl's scan refused it too
+                continue
+        if url in stored:  # as the pipeline keeps them (SiblingPairing.stores)
+            kept.put(key, page)
         try:
             extract_page(page, url, "text/html", DEFAULT_MAX_BYTES, sibling, siblings=kept,
                          use_sibling=use_sibling)  # fmt: skip
@@ -533,7 +543,7 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
            "overhead_pct": round(100 * (crawl_s / extract_s - 1), 1),
            "crawl_cpu_s": crawl_cpu, "crawl_cpu_total_s": round(usage.ru_utime + usage.ru_stime, 2),
            "extract_cpu_s": round(extract_cpu, 2), "exit_code": crawl.returncode,
-           "extracted": len(order),
+           "extracted": len(order), "reference_parses": kept.misses,  # each a parse_page
            "siblings_passed": sum(1 for url in order if paired.get(url) in by_url)}
     if crawl_cpu is not None:
         row["overhead_cpu_pct"] = round(100 * (crawl_cpu / extract_cpu - 1), 1)
@@ -542,18 +552,27 @@ def _overhead(sites: _Sites, pages: list[bytes], args: argparse.Namespace,
     return row
 
 
-def _crawl_pairs(out: Path) -> tuple[list[str], dict[str, str | None]]:
-    """The URLs of a crawl's items in the order written, and the sibling URL each item's
-    extraction was given (``extraction.sibling.url``; None: no sibling)."""
+def _crawl_pairs(out: Path) -> tuple[list[str], dict[str, str | None], set[str]]:
+    """The URLs of a crawl's items in the order written, the sibling URL each item's
+    extraction was given (``extraction.sibling.url``; None: no sibling), and the URLs of the
+    pages the crawl's pairing stored, whose parse it keeps among the parsed siblings: every page
+    but those the spider declined to pair (no sibling, for ``not_cjk`` or ``use_sibling=never``;
+    the extractor's own ``not_cjk`` comes with the sibling's URL), and any page given as a
+    sibling."""
+    from extractors import NOT_CJK, SIBLING_OFF  # the spider's reasons not to pair a page
+
     order: list[str] = []
     paired: dict[str, str | None] = {}
+    stored: set[str] = set()
     for path in sorted(out.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
             sibling = (item.get("extraction") or {}).get("sibling") or {}
             order.append(item["url"])
             paired[item["url"]] = sibling.get("url")
-    return order, paired
+            if sibling.get("url") or sibling.get("reason") not in (NOT_CJK, SIBLING_OFF):
+                stored.add(item["url"])
+    return order, paired, stored | {url for url in paired.values() if url}
 
 
 def _need_psutil() -> None:

@@ -118,6 +118,16 @@ class SiblingPairing:
         self._timer: Any = None
         self._polling = False
 
+    def stores(self, item: dict[str, Any]) -> bool:
+        """Whether :meth:`find` adds ``item`` to the store (steps 0 and 1 of the module docstring):
+        a page of a paired route the spider did not decline to pair (a list page is paired all the
+        same), or a page fetched as another's sibling. Only such a page can be a sibling here, so
+        only its parse is worth keeping among the parsed siblings (:mod:`pipelines.extract`)."""
+        if item.get("sibling_for"):
+            return True
+        route = item.get("route")
+        return route in PAIRED_ROUTES and not (item.get("sibling_skip") and route != "list")
+
     async def find(
         self, item: dict[str, Any], wait: bool = True
     ) -> tuple[StoredPage | None, str | None]:

@@ -97,13 +97,14 @@ def body_key(url: str, body: bytes) -> tuple[str, int, int]:
 
 
 def parsed_sibling(
-    sibling: StoredPage, max_bytes: int, siblings: PageCache | None = None
+    sibling: StoredPage, max_bytes: int, siblings: PageCache | None = None, *, look: bool = True
 ) -> bytes | extractors.Page:
     """The parse of ``sibling`` (with its own Content-Type), taken from ``siblings`` or made now
     and kept there; its bytes when it cannot be parsed, so the extractor says why it was not used.
+    ``look=False``: the caller looked in ``siblings`` already and missed (parse it, keep it).
     Runs in a worker thread."""
     key = body_key(sibling.url, sibling.body)
-    other = siblings.get(key) if siblings is not None else None
+    other = siblings.get(key) if siblings is not None and look else None
     if other is not None:
         return other
     try:

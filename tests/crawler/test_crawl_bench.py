@@ -66,6 +66,9 @@ def test_crawl_bench_only_overhead_runs_no_workers(tmp_path: Path) -> None:
     # CJK articles: the crawl paired some with a stored sibling, and the extraction alone was
     # given those same siblings
     assert over["siblings_passed"] > 0
+    # and parsed each page once, as the crawl does (a sibling whose item came after its page's
+    # was parsed twice before: once as the sibling, once at its own turn)
+    assert over["reference_parses"] == over["extracted"]
     assert "per page: crawl" in result.stdout
 
 
@@ -73,12 +76,17 @@ def test_crawl_pairs_reads_the_items_order_and_siblings(tmp_path: Path) -> None:
     (tmp_path / "items-1.jsonl").write_text("\n".join(json.dumps(item) for item in [
         {"url": "http://a/", "extraction": {"sibling": {"url": None, "used": False}}},
         {"url": "http://a/a/1.html", "extraction": {"sibling": {"url": "http://a/a/0.html"}}},
-        {"url": "http://a/a/0.html", "extraction": {"sibling": {"url": None}}},
+        {"url": "http://a/a/0.html", "extraction": {"sibling": {"url": None,
+                                                                "reason": "not_cjk"}}},
+        {"url": "http://a/a/2.html", "extraction": {"sibling": {"url": None,
+                                                                "reason": "not_cjk"}}},
     ]) + "\n", encoding="utf-8")  # fmt: skip
-    order, paired = crawler.commands.crawl_bench._crawl_pairs(tmp_path)
-    assert order == ["http://a/", "http://a/a/1.html", "http://a/a/0.html"]
+    order, paired, stored = crawler.commands.crawl_bench._crawl_pairs(tmp_path)
+    assert order == ["http://a/", "http://a/a/1.html", "http://a/a/0.html", "http://a/a/2.html"]
     assert paired == {"http://a/": None, "http://a/a/1.html": "http://a/a/0.html",
-                      "http://a/a/0.html": None}  # fmt: skip
+                      "http://a/a/0.html": None, "http://a/a/2.html": None}  # fmt: skip
+    # a page the spider declined to pair is not stored, unless it was given as a sibling
+    assert stored == {"http://a/", "http://a/a/1.html", "http://a/a/0.html"}
 
 
 def test_bench_helpers_docstring_examples_hold() -> None:

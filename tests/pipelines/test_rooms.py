@@ -21,6 +21,8 @@ PIPELINES = Path(__file__).resolve().parents[2] / "pipelines"
 #: What the hall may call in each room or floor module: the doors.
 DOORS = {
     ("siblings.pairing", "SiblingPairing.find"),
+    ("siblings.pairing", "SiblingPairing.stores"),
+    ("siblings.parsed_pages", "PageCache.get"),
     ("siblings.parsed_pages", "PageCache.pop"),
     ("siblings.parsed_pages", "PageCache.put"),
     ("siblings.parsed_pages", "body_key"),

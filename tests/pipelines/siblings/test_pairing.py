@@ -7,11 +7,15 @@ import time
 import uuid
 from typing import Any
 
+import pytest
 import redis
 
+import pipelines.extract
+from extractors import parse_page
 from pipelines.extract import ExtractPipeline
 from pipelines.reasons import CLOSED, NO_LINK, NOT_ARTICLE, NOT_CJK, STORE_DOWN
 from pipelines.siblings.pairing import _store_down_log
+from pipelines.siblings.parsed_pages import PARSED
 from tests.pipelines.helpers import build, make_crawler, page_item, run, run_pipeline
 
 T = "money.163.com/<d>/<d>/<d>/<slug>"
@@ -254,3 +258,60 @@ def test_list_page_without_sibling_gets_dwsie_records_when_opted_in() -> None:
     assert news["extraction"]["method"] == "dwsie" and news["extraction"]["event"] == "dwsie"
     assert news["records"] and all(r["url"] and r["title"] for r in news["records"])
     assert crawler.stats.get_value("newscrawl/wrappers/dwsie") == 1
+
+
+def parsed(item: dict[str, Any]) -> dict[str, Any]:
+    """``item`` with the spider's parse of it, as the crawl hands page items to the pipeline."""
+    item[PARSED] = parse_page(item["body"], url=item["url"], content_type="text/html")
+    return item
+
+
+def test_english_pages_do_not_push_a_stored_sibling_out_of_the_parsed_siblings() -> None:
+    """Only pages the pairing stores are kept among the parsed siblings: on the crawl bench's
+    sites the English articles (never stored, not CJK) pushed the CJK siblings out of the 32
+    kept (5-18 of 65 siblings were parsed again in a crawl, with the cause of the next test); with
+    room for two parses (the story's own goes in on arrival), the 163.com story stays there
+    through two English pages and is the next story's sibling without a parse."""
+    crawler, extract = pipeline(NEWSCRAWL_SIBLING_PAGES=2)
+    items = [parsed(story(0)), parsed(bbc(1, skip=NOT_CJK)), parsed(bbc(2, skip=NOT_CJK)),
+             parsed(story(3))]
+    *_, last = run_pipeline(extract, items)
+    assert last["extraction"]["sibling"] == {"url": story(0)["url"], "used": True, "reason": None}
+    assert crawler.stats.get_value("newscrawl/parse/siblings_reused") == 1
+    assert crawler.stats.get_value("newscrawl/parse/siblings_parsed") == 0
+
+
+def test_stores_says_which_pages_find_stores() -> None:
+    """``SiblingPairing.stores`` (which parses the pipeline keeps) agrees with what ``find``
+    stores, over the routes, the spider's skip and pages fetched as siblings."""
+    for route in ("article", "list", None):
+        for skip in (None, NOT_CJK):
+            for sibling_for in (None, story(9)["url"]):
+                crawler, extract = pipeline()
+                item = story(0)
+                item.update(route=route, sibling_skip=skip, sibling_for=sibling_for)
+                expected = extract.pairing.stores(item)
+                run_pipeline(extract, [item])
+                assert stat(crawler, "stored") == int(expected), (route, skip, sibling_for)
+
+
+def test_a_sibling_parse_is_taken_when_paired_not_when_the_extraction_thread_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While an article waits for an extraction thread, other pages' parses go into the 32 kept
+    and may push its sibling's out (on the crawl bench's sites 5-18 of 65 siblings were parsed
+    again so): the pipeline takes the sibling's parse as the pairing gives it. Here the cache is
+    emptied between the pairing and the extraction; the sibling is still not parsed again."""
+    crawler, extract = pipeline()
+    real = pipelines.extract.run_in_thread
+
+    async def after_the_cache_moved_on(func: Any, *args: Any) -> Any:
+        if func is pipelines.extract.extract_page and args[4] is not None:  # paired with a sibling
+            extract.siblings._entries.clear()
+        return await real(func, *args)
+
+    monkeypatch.setattr(pipelines.extract, "run_in_thread", after_the_cache_moved_on)
+    _, second = run_pipeline(extract, [parsed(story(0)), parsed(story(1))])
+    assert second["extraction"]["sibling"] == {"url": story(0)["url"], "used": True, "reason": None}
+    assert second["extraction"]["method"] == "lcs+attenuation"
+    assert crawler.stats.get_value("newscrawl/parse/siblings_reused") == 1
+    assert crawler.stats.get_value("newscrawl/parse/siblings_parsed") == 0
