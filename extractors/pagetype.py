@@ -53,6 +53,7 @@ from extractors.attenuation import MainText
 from extractors.boilerplate import page_itemtypes, page_markup
 from extractors.dwsie import classify_nodes, default_node_model
 from extractors.jsonld import ARTICLE_TYPES, page_jsonld, type_names
+from extractors.listrecords import Record
 from extractors.modelio import ModelError, load_model
 from extractors.page import Page, link_hrefs, name_marks
 from extractors.pageinfo import confirmed_records, psnt_records
@@ -234,10 +235,11 @@ UNDECLARED_ARTICLE_FLOOR = 0.3
 #: :func:`extractors.pageinfo.confirmed_records`: the subtrees agree with PSNT's single-page
 #: wrapper (``agreed``) or are all of one markup (``one_list``). Two readings of the page's
 #: structure then say list where the page model is unsure; such a page is an article only from
-#: P(article) :data:`LISTED_ARTICLE_FLOOR`, as at the addresses above. Not asked of a CJK page
-#: (:func:`extractors.script.page_is_cjk`): the network, which saw few Chinese articles, types
-#: them as lists (cx_163 0.838, docs/evaluation.md "Page type: DWSIE against the chain's
-#: heuristic"), and the list step finds their related-news boxes. Replayed on the shipped
+#: P(article) :data:`LISTED_ARTICLE_FLOOR`, as at the addresses above. A CJK page
+#: (:func:`extractors.script.page_is_cjk`) needs more (:data:`MIN_CJK_DATED_RECORDS`): the
+#: network, which saw few Chinese articles, types them as lists (cx_163 0.838,
+#: docs/evaluation.md "Page type: DWSIE against the chain's heuristic"), and the list step finds
+#: their related-news boxes. Replayed on the shipped
 #: model's probabilities of every typed page of the nine page-type and article sets (2026-11-28,
 #: main at c292755; the 223 pages typed article under P(article) 0.5): 6 more pages right, each
 #: of another site (wcxb_dev: goodreads.com's "Best Books Ever" list, georgjensen.com's earrings,
@@ -252,6 +254,26 @@ UNDECLARED_ARTICLE_FLOOR = 0.3
 #: post (htmldate_eval; P(article) 0.21, P(list) 0.72, 1 912 links), its date unchanged.
 LISTED_ARTICLE_FLOOR = 0.5
 LISTED_RULES = frozenset({"agreed", "one_list"})
+#: A CJK page is :func:`listed_page` on other evidence (:func:`cjk_listed`): DWSIE types it a
+#: list, its list subtrees give the list step's records (a rule of :data:`CJK_LISTED_RULES`:
+#: ``repeated`` too, the rule of a Chinese flash feed) and at least
+#: :data:`MIN_CJK_DATED_RECORDS` of those records are headlines (at least
+#: :data:`MIN_HEADLINE_LINK_CHARS` characters) that carry a date. The related-news boxes the
+#: network reads on a Chinese story carry no date: on every CJK page of the nine page-type and
+#: article sets (221: cx_163 74, gne 71, gerapy_listdetail 66, readability_testpages 6, aeb 4;
+#: wcxb_dev and news_article_vs_nonarticle have none), of the 18 articles DWSIE types a list with
+#: records by such a rule, 16 have no dated record, guancha.com/2 one (an untitled "大参考"), and
+#: guancha.com's first story 3 dated headlines (its other 23 dated records are comments, P(article)
+#: 0.53, over the floor anyway); of the 17 non-articles, 14 have 5 or more (tieba's hot list 5,
+#: ifeng's finance feed 18). Replayed on the 15 CJK pages typed article under P(article) 0.5
+#: (2026-11-28, main at bb13fac): gne's tieba list and gerapy_listdetail's finance.ifeng.com
+#: feed typed list (48 and 18 records the list step then publishes), no article lost; any
+#: floor from 1 to 5 gives the same (those articles have no dated headline); 4 sits between
+#: guancha.com's 3 and tieba's 5. DWSIE's list answer alone gains the same 2 and loses 7 Chinese
+#: articles (cx_163 4, gne 3); 10 or more records by those rules, 1 (cx_163's page 71: 21
+#: undated related headlines).
+CJK_LISTED_RULES = frozenset({"agreed", "one_list", "repeated"})
+MIN_CJK_DATED_RECORDS = 4
 #: The kinds whose floor holds only for a page the list forest calls a list (P(list) >= 0.5):
 #: ``listed`` is there to publish a list's records, and a page it typed "other" would lose its
 #: body for none. Replayed as :data:`LISTED_ARTICLE_FLOOR` over the article sets without
@@ -580,15 +602,25 @@ def _declared_types(page: Page) -> tuple[set[str], set[str]]:
 
 def listed_page(page: Page) -> bool:
     """Whether the list step reads the page as one list (see :data:`LISTED_ARTICLE_FLOOR`):
-    a page whose text is not CJK, typed a list by DWSIE's node network, whose list subtrees give
-    the list step's records by a rule of :data:`LISTED_RULES` (the crawl's list step reads the
-    same records again when the page is typed list)."""
-    if page_is_cjk(page.nodes):
-        return False
+    a page typed a list by DWSIE's node network, whose list subtrees give the list step's records
+    by a rule of :data:`LISTED_RULES` (a CJK page: :func:`cjk_listed`; the crawl's list step
+    reads the same records again when the page is typed list)."""
     classes = classify_nodes(page, default_node_model())
     if classes.page_type != "list":
         return False
-    return confirmed_records(page, classes, psnt_records(page, None))[1] in LISTED_RULES
+    records, rule = confirmed_records(page, classes, psnt_records(page, None))
+    if page_is_cjk(page.nodes):
+        return cjk_listed(records, rule)
+    return rule in LISTED_RULES
+
+
+def cjk_listed(records: list[Record], rule: str) -> bool:
+    """Whether a CJK page DWSIE types a list reads as one list (see
+    :data:`MIN_CJK_DATED_RECORDS`): the list step's ``records`` of the page alone, given by
+    ``rule`` (:func:`extractors.pageinfo.confirmed_records`), hold enough dated headlines."""
+    return rule in CJK_LISTED_RULES and sum(
+        bool(record.date) and len(record.title.strip()) >= MIN_HEADLINE_LINK_CHARS
+        for record in records) >= MIN_CJK_DATED_RECORDS
 
 
 def card_page(page: Page) -> bool:

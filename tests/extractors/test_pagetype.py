@@ -22,8 +22,8 @@ from extractors.boilerplate import page_itemtypes
 from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
-from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, FEATURES, KIND_FLOORS,
-                                 LIST_KINDS, LISTED_ARTICLE_FLOOR, MEDIA_ARTICLE_FLOOR,
+from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, CJK_LISTED_RULES,
+                                 FEATURES, KIND_FLOORS, LIST_KINDS, LISTED_ARTICLE_FLOOR, MEDIA_ARTICLE_FLOOR,
                                  OFFER_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
                                  ROOT_ARTICLE_FLOOR, TEASER_ARTICLE_FLOOR,
                                  UNDECLARED_ARTICLE_FLOOR, PageTypeModel,
@@ -604,14 +604,34 @@ def test_a_page_the_list_step_reads_as_one_list_is_a_list():
 
 def test_a_chinese_article_the_node_network_types_a_list_is_not_listed():
     """money.163.com's story (cx_163, an article, P(article) 0.12): DWSIE types it a list and the
-    list step agrees with its related-news box, but the network's list answer is not asked of a
-    CJK page: it stays an article."""
+    list step agrees with its related-news box, but none of the box's headlines carries a date
+    (:data:`MIN_CJK_DATED_RECORDS`): it stays an article."""
     from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.pageinfo import confirmed_records, psnt_records
 
     base = Path(__file__).parents[1] / "fixtures" / "pagetype"
     result = extract((base / "pages" / "cx_163-00020.html").read_bytes())
-    assert classify_nodes(result.page, default_node_model()).page_type == "list"
+    classes = classify_nodes(result.page, default_node_model())
+    assert classes.page_type == "list"
+    records, rule = confirmed_records(result.page, classes, psnt_records(result.page, None))
+    assert rule in CJK_LISTED_RULES and records and not any(record.date for record in records)
     assert not listed_page(result.page) and result.page_type == "article"
+
+
+def test_a_chinese_feed_of_dated_headlines_is_listed():
+    """finance.ifeng.com's finance feed (gerapy_listdetail, a list; P(article) 0.19, P(list)
+    0.80): DWSIE types it a list and its list subtrees repeat one markup (``repeated``), whose
+    records are headlines with their times: a list now (it was typed article, the CJK page being
+    left out of :func:`listed_page`), whose records the list step publishes."""
+    base = Path(__file__).parents[1] / "fixtures" / "psnt"
+    html = (base / "gerapy_listdetail-finance_ifeng.html").read_bytes()
+    gold = next(line for line in map(json.loads, (base / "gold.jsonl").read_text().splitlines())
+                if line["file"] == "gerapy_listdetail-finance_ifeng.html")
+    result = extract(html)
+    p_article, floor = _p_article_and_floor(result)
+    assert floor <= p_article < LISTED_ARTICLE_FLOOR  # the model alone calls it an article
+    assert listed_page(result.page) and "listed" in page_kinds(result.page, result.body)
+    assert result.page_type == gold["page_type"] == "list"
 
 
 def test_the_page_kinds_are_asked_up_to_the_first_floor_missed():
