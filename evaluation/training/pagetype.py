@@ -296,8 +296,9 @@ def run(args: argparse.Namespace) -> int:
                              "/news...; teasers: a body that is a column of headline-link "
                              "teasers; cards: 20+ <article> elements; offer: a declared "
                              "product, service or FAQ and no article; undeclared: JSON-LD "
-                             "types and no article type; listed: not CJK, DWSIE types it "
-                             "list and the list step reads its list subtrees); else list if "
+                             "types and no article type; listed: DWSIE types it list and "
+                             "the list step reads its list subtrees, a CJK page with 4+ "
+                             "dated headlines); else list if "
                              "P(list) >= 0.5; else other",
                      "cross_validated": cross},
         "training": {"classifier": "sklearn.ensemble.ExtraTreesClassifier",
