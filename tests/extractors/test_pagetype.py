@@ -541,7 +541,8 @@ def test_a_column_of_teasers_the_model_half_sees_is_a_list(source, monkeypatch):
     list, no address): the chain's body is their teasers, the page model's P(article) 0.11 and
     0.47, over its floor; both were typed article before the teaser body rule, and are again
     with the floors of the kinds they are of taken away (technologyreview.com is also of the
-    ``undeclared`` kind: its JSON-LD declares no article)."""
+    ``undeclared`` kind: its JSON-LD declares no article; netease's rolling news of the
+    ``listed`` kind: DWSIE and the list step read it as one list of dated headlines)."""
     import extractors.pagetype as pagetype
     from tests.fixture_pages import fixture
 
@@ -559,7 +560,7 @@ def test_a_column_of_teasers_the_model_half_sees_is_a_list(source, monkeypatch):
     assert asked == [True] and address_kinds(gold.get("url")) == ()
     result = extract(html, url=gold.get("url"))
     kinds = pagetype.page_kinds(result.page, result.body)
-    assert "teasers" in kinds and set(kinds) <= {"teasers", "undeclared"}
+    assert "teasers" in kinds and set(kinds) <= {"teasers", "undeclared", "listed"}
     for kind in kinds:
         monkeypatch.setitem(pagetype.KIND_FLOORS, kind, 0.0)
     assert extract(html, url=gold.get("url")).page_type == "article"
