@@ -663,11 +663,11 @@ def test_the_whole_page_reading_is_walked_once_and_is_a_fresh_reading(monkeypatc
     assert shared >= 50
 
 
-_MADE_UP_NAMES = ["post", "posts", "xpost", "post-1", "reply", "repliesx", "a votes b", "topic_list",
-                  "comment-form", "comments", "ſpost", "post\nbody", "message-12", "thread", "déposts",
-                  "answer", "answers", "answered", "vote1", ""]
-_MADE_UP_PRICES = ["$12", "$ 12.50", "€9,99", "12,50 EUR", "12.50 usd", "1.5 usd", "12.50 uſd", "¥ 3",
-                   "3.00$", "٣.٥٠ $", "price 10", "no digits", "£", "1,000,000.00 GBP"]
+_MADE_UP_NAMES = ["post", "posts", "xpost", "post-1", "reply", "repliesx", "a votes b",
+                  "topic_list", "comment-form", "comments", "ſpost", "post\nbody", "message-12",
+                  "thread", "déposts", "answer", "answers", "answered", "vote1", ""]
+_MADE_UP_PRICES = ["$12", "$ 12.50", "€9,99", "12,50 EUR", "12.50 usd", "1.5 usd", "12.50 uſd",
+                   "¥ 3", "3.00$", "٣.٥٠ $", "price 10", "no digits", "£", "1,000,000.00 GBP"]
 
 
 def _spans(pattern: re.Pattern, text: str) -> list[tuple[int, int]]:

@@ -23,7 +23,8 @@ from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
 from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, CJK_LISTED_RULES,
-                                 FEATURES, KIND_FLOORS, LIST_KINDS, LISTED_ARTICLE_FLOOR, MEDIA_ARTICLE_FLOOR,
+                                 FEATURES, KIND_FLOORS, LIST_KINDS, LISTED_ARTICLE_FLOOR,
+                                 MEDIA_ARTICLE_FLOOR,
                                  OFFER_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
                                  ROOT_ARTICLE_FLOOR, TEASER_ARTICLE_FLOOR,
                                  UNDECLARED_ARTICLE_FLOOR, PageTypeModel,
