@@ -1276,3 +1276,19 @@ def test_the_fallback_text_inside_video_and_audio_is_no_part_of_the_body():
     _, result = _extract("trafilatura_eval-00176.html")
     assert result.body and "Parallels Desktop" in result.body
     assert 'type="video/mp4">' not in result.body
+
+
+def test_a_heading_linked_back_to_the_page_s_contents_stays():
+    # readability_testpages (Apache-2.0): mercurial's Sphinx page links each section heading to
+    # its contents (``a.toc-backref`` and ``a.headerlink``, both ``href="#..."``): two links and
+    # no other text made the heading a link node; the gold keeps every one.
+    gold, result = _extract("readability_testpages-00065.html")
+    for heading in ("Sharing with a single developer", "Example 1: Amend a shared changeset",
+                    "Example 6: Divergent changesets"):
+        assert heading in gold["body"], heading
+        assert any(line.startswith(heading) for line in result.body.splitlines()), heading
+    # lifehacker's cards of related stories head each teaser with a heading that links to another
+    # page: still a link node, out of the body as out of the gold.
+    gold, result = _extract("readability_testpages-00057.html")
+    teaser = "How Your Brain Corrupts Your Shopping Choices"
+    assert teaser not in gold["body"] and teaser not in result.body
