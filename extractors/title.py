@@ -647,7 +647,7 @@ def _heading_elements(page: Page, tag: str) -> list:
     """``page.body.iter(tag)`` for a heading ``tag``, read from the node table's heading rows
     (:func:`extractors.page.heading_rows`) instead of a walk of the tree: the title step asked
     for the ``<h1>``s twice and the ``<h2>``s once, each a walk of every element
-    (``_heading_rows`` 0.12 -> 0.05 ms a page on big9's first 80, 0.38 -> 0.09 on cx_163's
+    (``_heading_rows`` 0.12 -> 0.06 ms a page on big9's first 80, 0.38 -> 0.13 on cx_163's
     pages of ~3 000 elements: median, CPU, in the chain)."""
     nodes = page.nodes
     tags, elements = nodes.tag, nodes.elements
