@@ -462,7 +462,12 @@ class Markup:
 
 
 def read_markup(nodes: NodeTable) -> Markup:
-    """The :class:`Markup` of ``nodes`` (one XPath search over attributes, done in C)."""
+    """The :class:`Markup` of ``nodes`` (one XPath search over attributes, done in C).
+
+    Each attribute's row is its element's, found by ``list.index`` from the previous
+    attribute's row on (the scan over the rows is one pass in C, where a dict of every element
+    cost 0.03 ms a page for a median 28 attributes; 0.01 now, median of big9's and aeb's first
+    80 pages and cx_163's 74); an element not found so is looked up in that dict."""
     n = len(nodes)
     tags = np.array(nodes.tag, dtype=object)
     weak = np.zeros(n, dtype=bool)
@@ -471,11 +476,17 @@ def read_markup(nodes: NodeTable) -> Markup:
     found = _ATTRIBUTES(nodes.elements[0]) if n else []
     itemprops, itemtypes, link_rels = [], [], {}
     if found:
-        index = {el: row for row, el in enumerate(nodes.elements)}
+        elements, at, index = nodes.elements, 0, None
         for value in found:
-            row = index.get(value.getparent())
-            if row is None:
-                continue
+            parent = value.getparent()
+            try:  # XPath gives the attributes in document order, the rows' order: look on
+                row = at = elements.index(parent, at)  # from the last one's row, in C
+            except ValueError:  # not after it: looked up among every row
+                if index is None:
+                    index = {el: row for row, el in enumerate(elements)}
+                row = index.get(parent)
+                if row is None:
+                    continue
             name = value.attrname
             if name == "itemtype":
                 itemtypes.append(str(value))

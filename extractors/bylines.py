@@ -23,7 +23,7 @@ from itertools import accumulate
 from extractors.authors import clean_authors
 from extractors.dates import (MAX_DATELINE_CHARS, FoundDate, first_date_in, other_reading,
                               parse_date)
-from extractors.page import Page, link_hrefs, name_marks
+from extractors.page import Page, heading_rows, link_hrefs, name_marks
 
 __all__ = ["base_of", "cjk_byline", "credit_line", "full_name", "is_outlet", "name_written_out",
            "person_over_outlet", "plain_byline", "read_text_authors", "signature", "text_authors",
@@ -1081,12 +1081,14 @@ def _headline_segment(page: Page, title: str | None = None,
 
 def _find_headline_segment(page: Page, title: str | None,
                            tags: frozenset[str] | None = None) -> int:
-    """:func:`_headline_segment` read afresh."""
+    """:func:`_headline_segment` read afresh, over the page's heading rows (``tags`` are
+    headings: every other row passes the loop untouched)."""
     tags = tags or _HEADLINE_TAGS
     nodes = page.nodes
     first = None
     wanted = _fold_key(title) if title else ""
-    for row, tag in enumerate(nodes.tag):
+    for row in heading_rows(page):
+        tag = nodes.tag[row]
         if tag == "h1" and first is None:
             first = int(nodes.seg_hi[row])
             if not wanted:

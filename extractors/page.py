@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, compress, count
 
 from lxml import etree, html
 
@@ -35,8 +35,8 @@ from extractors.markup_limits import (
 )
 from extractors.nodetable import NodeTable, build_node_table
 
-__all__ = ["DEFAULT_MAX_BYTES", "MEDIA_FALLBACK_TAGS", "NOISE_TAGS", "NameMarks", "Page",
-           "link_hrefs", "name_marks", "parse_page"]
+__all__ = ["DEFAULT_MAX_BYTES", "HEADING_TAGS", "MEDIA_FALLBACK_TAGS", "NOISE_TAGS", "NameMarks",
+           "Page", "heading_rows", "link_hrefs", "name_marks", "parse_page"]
 
 #: Paper 000's list of subtrees that never hold article text, plus ``noscript``, ``template`` and
 #: ``svg`` (markup that is code or graphics, not text, on modern pages), MathML's
@@ -152,6 +152,26 @@ def name_marks(page: Page) -> NameMarks:
         starts = list(accumulate((len(t) + 1 for t in lowered[:-1]), initial=0)) if lowered else []
         marks = page.memo["name_marks"] = NameMarks(rows, lowered, "\x00".join(lowered), starts)
     return marks
+
+
+#: The tags :func:`heading_rows` lists.
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def heading_rows(page: Page) -> list[int]:
+    """The rows of the page's headings (:data:`HEADING_TAGS`), in document order, found once a
+    page in the node table's tags (kept in ``page.memo``): the title step reads its ``<h1>`` and
+    ``<h2>`` elements from them, and the byline and dateline readers look for the headline among
+    them, where each walked the tree (``body.iter("h1")``, twice, and ``body.iter("h2")``: the
+    elements cold in the cache by then) or tested every row in Python. The rows are those of
+    ``page.body``'s walk (the table is built from it), so ``page.nodes.elements[row]`` is the
+    element ``body.iter(tag)`` yields, in the same order."""
+    rows = page.memo.get("heading_rows")
+    if rows is None:
+        tags = page.nodes.tag
+        rows = page.memo["heading_rows"] = list(compress(count(), map(HEADING_TAGS.__contains__,
+                                                                      tags)))
+    return rows
 
 
 def link_hrefs(page: Page) -> tuple[list[int], list[str]]:

@@ -667,8 +667,10 @@ def _body_anchors(page: Page, text: str) -> list[tuple[int, int]]:
 def heuristic_type(page: Page, main: MainText) -> str:
     """The text-amount heuristic alone."""
     nodes = page.nodes
-    is_link = np.fromiter(map("a".__eq__, nodes.tag), dtype=bool, count=len(nodes))
-    headline_links = int(np.count_nonzero(nodes.text[is_link] >= MIN_HEADLINE_LINK_CHARS))
+    # the links' rows as the node table's walk listed them, not found again by a pass over
+    # every row's tag (0.035 -> 0.006 ms a page: median of big9's and aeb's first 80 pages and
+    # cx_163's 74)
+    headline_links = int(np.count_nonzero(nodes.text[nodes.link_rows] >= MIN_HEADLINE_LINK_CHARS))
     length = _weighted_length(main.text)
     if length >= MIN_ARTICLE_CHARS and length >= MIN_BODY_CHARS_PER_HEADLINE_LINK * headline_links:
         return "article"

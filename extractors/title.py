@@ -44,7 +44,7 @@ import unicodedata
 from urllib.parse import unquote, urlsplit
 
 from extractors.metadata import Metadata
-from extractors.page import Page
+from extractors.page import Page, heading_rows
 from extractors.urls import absolute_http
 
 __all__ = ["choose_title", "domain_names", "is_article_like", "site_names", "strip_site_name",
@@ -445,7 +445,7 @@ def _lone_h1(page: Page, sites: set[str], stripped: str = "") -> str | None:
     Given the declared headline (``stripped``), a page with several such ``<h1>``s has the one
     of its first :data:`MAX_HEADINGS` that shares the most of its words (:func:`_matching_h1`)."""
     found: list[tuple[str, bool]] = []
-    for el in page.body.iter("h1"):
+    for el in _heading_elements(page, "h1"):
         if _HIDDEN.search(el.get("class") or ""):
             continue
         text = _heading_text(el)
@@ -629,7 +629,7 @@ def _heading_rows(page: Page, sites: set[str], links: bool = False) -> list[tupl
     rows: list[tuple[str, str, bool]] = []
     for tag in ("h1", "h2"):
         kept = 0
-        for el in page.body.iter(tag):
+        for el in _heading_elements(page, tag):
             if _HIDDEN.search(el.get("class") or ""):
                 continue
             text = _heading_text(el)
@@ -641,6 +641,17 @@ def _heading_rows(page: Page, sites: set[str], links: bool = False) -> list[tupl
             if kept >= MAX_HEADINGS:
                 break
     return rows
+
+
+def _heading_elements(page: Page, tag: str) -> list:
+    """``page.body.iter(tag)`` for a heading ``tag``, read from the node table's heading rows
+    (:func:`extractors.page.heading_rows`) instead of a walk of the tree: the title step asked
+    for the ``<h1>``s twice and the ``<h2>``s once, each a walk of every element
+    (``_heading_rows`` 0.12 -> 0.06 ms a page on big9's first 80, 0.38 -> 0.13 on cx_163's
+    pages of ~3 000 elements: median, CPU, in the chain)."""
+    nodes = page.nodes
+    tags, elements = nodes.tag, nodes.elements
+    return [elements[row] for row in heading_rows(page) if tags[row] == tag]
 
 
 _FOLD = str.maketrans({"’": "'", "‘": "'", "‚": "'", "“": '"', "”": '"', "„": '"', "«": '"',

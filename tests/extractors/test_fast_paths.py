@@ -846,3 +846,141 @@ def test_the_new_year_searches_on_every_fixture_page():
             assert found == _new_year_plain(markup, year)
             written += found
     assert written >= 2
+
+
+def test_heading_rows_are_the_headings_the_tree_walk_finds():
+    """The node table's heading rows (``page.heading_rows``) name, tag by tag, the very elements
+    ``page.body.iter(tag)`` yields, in its order, on every fixture page: the title step reads
+    its ``<h1>`` and ``<h2>`` elements from them (``title._heading_elements``)."""
+    from extractors.page import HEADING_TAGS, heading_rows
+    from extractors.title import _heading_elements
+
+    headings = 0
+    for result in _extractions():
+        page = result.page
+        rows = heading_rows(page)
+        assert rows == sorted(rows)
+        for tag in sorted(HEADING_TAGS):
+            walked = list(page.body.iter(tag))
+            assert [page.nodes.elements[r] for r in rows if page.nodes.tag[r] == tag] == walked
+            assert _heading_elements(page, tag) == walked
+            headings += len(walked)
+    assert headings > 500
+
+
+def _plain_headline_segment(page, title, tags=None) -> int:
+    """``bylines._find_headline_segment`` as it was: a test of every row of the table."""
+    from extractors.bylines import _HEADLINE_TAGS, _fold_key
+
+    tags, nodes, first = tags or _HEADLINE_TAGS, page.nodes, None
+    wanted = _fold_key(title) if title else ""
+    for row, tag in enumerate(nodes.tag):
+        if tag == "h1" and first is None:
+            first = int(nodes.seg_hi[row])
+            if not wanted:
+                break
+        if wanted and tag in tags and _fold_key(nodes.inner_text(row)) == wanted:
+            return int(nodes.seg_hi[row])
+    return first or 0
+
+
+def test_headline_segments_over_the_heading_rows_are_those_of_every_row():
+    """The headline searched among the heading rows is the one the test of every row found, on
+    every fixture page, for no title, the chosen title, each ``<h2>``'s and ``<h3>``'s text
+    (which only those rows can read as) and a title no heading has, with the dateline's
+    ``<h1>``-only headings too."""
+    from extractors.bylines import DATELINE_HEADINGS, _find_headline_segment
+
+    found = 0
+    for result in _extractions():
+        page, nodes = result.page, result.page.nodes
+        titles = [None, result.fields.title, "no heading reads so"]
+        titles += [nodes.inner_text(r) for r, t in enumerate(nodes.tag) if t in ("h2", "h3")][:3]
+        for title in titles:
+            for tags in (None, DATELINE_HEADINGS):
+                plain = _plain_headline_segment(page, title, tags)
+                assert _find_headline_segment(page, title, tags) == plain
+                found += plain > 0
+    assert found > 200
+
+
+def test_titles_read_from_the_heading_rows_are_those_of_the_tree_walks(monkeypatch):
+    """Every fixture page's title (and the title step's headings) read with the headings taken
+    from the node table is what the tree walks (``body.iter``) gave."""
+    from extractors import title as title_step
+    from extractors.metadata import read_metadata
+
+    read = []
+    for result in _extractions():
+        meta = read_metadata(result.page)
+        read.append((title_step.choose_title(result.page, meta),
+                     title_step._heading_rows(result.page, set(), links=True)))
+    monkeypatch.setattr(title_step, "_heading_elements", lambda page, tag: page.body.iter(tag))
+    for result, (chosen, headings) in zip(_extractions(), read, strict=True):
+        meta = read_metadata(result.page)
+        assert title_step.choose_title(result.page, meta) == chosen
+        assert title_step._heading_rows(result.page, set(), links=True) == headings
+    assert sum(bool(h) for _, h in read) > 50
+
+
+@pytest.mark.parametrize("order", ["document", "reversed"])
+def test_markup_rows_looked_up_in_order_are_each_elements_row(monkeypatch, order):
+    """The markup pass finds each attribute's row by a scan from the last one's row: on every
+    fixture page the facts it keeps are those of a lookup in a dict of every element, with the
+    attributes in document order (the scan) and reversed (every lookup after the first falls
+    back to the dict)."""
+    from extractors import boilerplate
+
+    search = boilerplate._ATTRIBUTES
+    if order == "reversed":
+        monkeypatch.setattr(boilerplate, "_ATTRIBUTES", lambda el: list(reversed(search(el))))
+    attributes = 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        markup = boilerplate.read_markup(nodes)
+        index = {el: row for row, el in enumerate(nodes.elements)}
+        found = boilerplate._ATTRIBUTES(nodes.elements[0])
+        rows = [(index[value.getparent()], value.attrname, str(value)) for value in found]
+        assert list(markup.itemprops) == [(r, v) for r, name, v in rows if name == "itemprop"]
+        assert list(markup.itemtypes) == [v for _, name, v in rows if name == "itemtype"]
+        assert markup.link_rels == {r: v for r, name, v in rows if name == "rel"}
+        article_body = np.zeros(len(nodes), dtype=bool)
+        article_body[[r for r, name, v in rows if name == "itemprop" and v == "articleBody"]] = True
+        assert (markup.article_body == article_body).all()
+        hidden = np.zeros(len(nodes), dtype=bool)
+        hidden[[r for r, name, v in rows if name == "hidden"
+                or (name == "style" and boilerplate._HIDDEN_STYLE.search(v))]] = True
+        assert (markup.hidden == hidden).all()
+        assert (markup.weak_attribute >= hidden).all()
+        attributes += len(rows)
+    assert attributes > 2000
+
+
+def test_the_heuristic_counts_headline_links_from_the_tables_link_rows():
+    """``heuristic_type`` reads the links from the node table's link rows: on every fixture page,
+    for the whole page's text and an empty one, the answer the pass over every row's tag gave."""
+    from extractors.pagetype import (
+        MIN_ARTICLE_CHARS,
+        MIN_BODY_CHARS_PER_HEADLINE_LINK,
+        MIN_HEADLINE_LINK_CHARS,
+        MIN_LIST_LINKS,
+        _weighted_length,
+    )
+
+    def plain(page, text):
+        nodes = page.nodes
+        is_link = np.array([tag == "a" for tag in nodes.tag], dtype=bool)
+        links = int(np.count_nonzero(nodes.text[is_link] >= MIN_HEADLINE_LINK_CHARS))
+        length = _weighted_length(text)
+        if length >= MIN_ARTICLE_CHARS and length >= MIN_BODY_CHARS_PER_HEADLINE_LINK * links:
+            return "article"
+        return "list" if links >= MIN_LIST_LINKS else "other"
+
+    answers = set()
+    for result in _extractions():
+        main = extract_main_text(result.page)
+        for text in (main.text, ""):
+            plain_answer = plain(result.page, text)
+            assert heuristic_type(result.page, type(main)(text, None)) == plain_answer
+            answers.add(plain_answer)
+    assert answers == {"article", "list", "other"}
