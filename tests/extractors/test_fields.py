@@ -224,6 +224,8 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "og 2013-03-11 against the byline's <time> at midnight, 2023-03-20"),
     ("trafilatura_eval-00801.html", "2022-12-16",
      "the page's one <time> (2022-12-20, a comment's) is not shown as its date: og's 12-16 stays"),
+    ("trafilatura_eval-00454.html", "2020-09-20",
+     "no metadata; the <time>s of the comment boxes (the 23rd first) are no candidate: 'am 20.09.2020'"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
