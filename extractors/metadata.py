@@ -250,8 +250,9 @@ def _beside(element: etree._Element) -> bool:
     """Whether ``element`` sits in a block beside the article: an ``<aside>``, a
     ``<blockquote>`` (an embedded post: Instagram's embed carries its own ``<time>``), or an
     element whose class or id names a "related" block or a reader's comment (``_ASIDE_MARKS``;
-    ``<body>``'s own classes say nothing about one element). "sidebar" was tried too and left out: layouts name their main column
-    so (``id="sidebar"``, ``c-layout-sidebar-left``) and 2 right dates were lost.
+    ``<body>``'s own classes say nothing about one element). "sidebar" was tried too and left
+    out: layouts name their main column so (``id="sidebar"``, ``c-layout-sidebar-left``) and 2
+    right dates were lost.
 
     The first ``<time>`` of a page is often a related story's ("related-posts" lists under the
     article, an ``<aside>`` of latest posts) or an embedded post's: on htmldate_eval and
