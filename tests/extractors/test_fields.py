@@ -228,8 +228,8 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "the <time> under the headline ('03/01/2017', either reading), not a list's first <time>"),
     ("trafilatura_eval-00213.html", "2019-12-26",
      "the <time> of the day shown under the headline, not the +01:00 one past midnight"),
-    ("wcxb_dev-01410.html", "2024-12-20",
-     "the first <time> stays where no <time> gives the headline dateline's 2024-08-28"),
+    ("htmldate_eval-00938.html", "2020-03-18",
+     "a thread's first post's <time> stays: no <time> gives the 2017-05-11 under its headline"),
     ("trafilatura_eval-00454.html", "2020-09-20",
      "no metadata; the comment boxes' <time>s (the 23rd first) are no candidate: 'am 20.09.'"),
 ])
