@@ -314,8 +314,8 @@ def labelled_date(page: Page, fetched_at: datetime | None) -> FoundDate | None:
     return None
 
 
-def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None = None
-                      ) -> FoundDate | None:
+def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None = None,
+                      either_way: bool = False) -> FoundDate | None:
     """The date of a dateline right under the page's headline: the first text segment within
     ``UNDER_HEADLINE_CHARS`` after it that is short (``MAX_DATELINE_CHARS``: a sentence naming a
     day is no dateline) and holds a date; None on a page without an ``<h1>``, or where that date
@@ -333,6 +333,9 @@ def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None
     "31.03.2020" (after a 150-character standfirst and a byline) and energysage.com's dateline
     out of reach (trafilatura_eval, htmldate_eval, wcxb_dev 1 page gained each, none lost;
     "Dates, seventh round").
+
+    ``either_way``: a date that reads either way round is returned too (its caller checks
+    both readings against a ``<time>``: ``fields._time_under_headline``).
 
     ``title`` (the title the fields chose): the headline is the ``<h1>`` that reads as it where
     one does, not the first ``<h1>`` (a skip link's, a logo's, a currency ticker's: zoll.de,
@@ -352,7 +355,7 @@ def headline_dateline(page: Page, fetched_at: datetime | None, title: str | None
             found = first_date_in(line, fetched_at)
             if found is not None:
                 # "02/10/2020" on a British page: htmldate's reading of the page decides
-                return found if other_reading(found) is None else None
+                return found if either_way or other_reading(found) is None else None
     return None
 
 

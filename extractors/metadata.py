@@ -39,7 +39,11 @@ _PUBLISHED_HINTS = ("publish", "posted", "entry-date", "created", "pubdate", "da
                     "dateline")
 _MODIFIED_HINTS = ("updated", "modified", "update")
 #: Class/id words of a block beside the article (other stories' dates live there), for ``<time>``.
-_ASIDE_MARKS = ("related",)
+#: "comment": a reader's comment box dates the comment (kochbar.de's ``kb-recipe-comment-box``
+#: ``<time>``s of 22-26 September under a tip of the 20th; every page with a gold date:
+#: trafilatura_eval 666 -> 667, htmldate_eval 930 -> 931, no page lost on any set;
+#: docs/evaluation.md, "Dates, eleventh round").
+_ASIDE_MARKS = ("related", "comment")
 
 
 @dataclass(slots=True)
@@ -245,9 +249,10 @@ def _time(element: etree._Element) -> TimeElement:
 def _beside(element: etree._Element) -> bool:
     """Whether ``element`` sits in a block beside the article: an ``<aside>``, a
     ``<blockquote>`` (an embedded post: Instagram's embed carries its own ``<time>``), or an
-    element whose class or id names a "related" block (``<body>``'s own classes say nothing
-    about one element). "sidebar" was tried too and left out: layouts name their main column
-    so (``id="sidebar"``, ``c-layout-sidebar-left``) and 2 right dates were lost.
+    element whose class or id names a "related" block or a reader's comment (``_ASIDE_MARKS``;
+    ``<body>``'s own classes say nothing about one element). "sidebar" was tried too and left
+    out: layouts name their main column so (``id="sidebar"``, ``c-layout-sidebar-left``) and 2
+    right dates were lost.
 
     The first ``<time>`` of a page is often a related story's ("related-posts" lists under the
     article, an ``<aside>`` of latest posts) or an embedded post's: on htmldate_eval and

@@ -224,6 +224,14 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "og 2013-03-11 against the byline's <time> at midnight, 2023-03-20"),
     ("trafilatura_eval-00801.html", "2022-12-16",
      "the page's one <time> (2022-12-20, a comment's) is not shown as its date: og's 12-16 stays"),
+    ("wcxb_dev-00364.html", "2017-03-01",
+     "the <time> under the headline ('03/01/2017', either reading), not a list's first <time>"),
+    ("trafilatura_eval-00213.html", "2019-12-26",
+     "the <time> of the day shown under the headline, not the +01:00 one past midnight"),
+    ("htmldate_eval-00938.html", "2020-03-18",
+     "a thread's first post's <time> stays: no <time> gives the 2017-05-11 under its headline"),
+    ("trafilatura_eval-00454.html", "2020-09-20",
+     "no metadata; the comment boxes' <time>s (the 23rd first) are no candidate: 'am 20.09.'"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
