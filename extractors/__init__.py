@@ -66,8 +66,9 @@ BARE_GAIN = 15
 #: lists and timelines).
 HEAD_DATELINE_LINES = 6
 
-#: On a page typed ``article`` or ``other``, the body's first and last lines made only of link
-#: text are left out (:data:`extractors.attenuation.DROP_LINK_ONLY_EDGES`: "zurück zur
+#: On a page typed ``article`` or ``other``, the body's first and last lines made of link
+#: text (:data:`extractors.attenuation.EDGE_LINK_SHARE` of them in links) are left out
+#: (:data:`extractors.attenuation.DROP_LINK_ONLY_EDGES`: "zurück zur
 #: Übersicht", "Lesen Sie hier einen weiteren ...", a related story's headline, "Rezept drucken"
 #: at the region's edges). Not on list pages, whose first item is a link (the list_records gate
 #: set's snippet F1 0.704 -> 0.653 when it applied to every page). Every page of the nine body
@@ -478,7 +479,7 @@ def _without_head_datelines(main: MainText) -> MainText:
 
 
 def _without_link_edges(page: Page, main: MainText) -> MainText:
-    """``main`` without its first and last lines made only of link text (see
+    """``main`` without its first and last lines made of link text (see
     :data:`ARTICLE_LINK_EDGES`); as it was when nothing else is left."""
     if main.keep is None or not main.text:
         return main

@@ -908,6 +908,22 @@ def test_an_article_s_link_only_edge_lines_are_left_out():
     assert "Bei einer Niederlage würde man in den sogenannten Playoffs" in result.body
 
 
+def test_an_article_s_edge_lines_mostly_in_links_are_left_out():
+    # reuters.com (trafilatura_eval): the story ends "Our Standards: The Thomson Reuters Trust
+    # Principles." with all but the label in a link, a wanted-out snippet; remember8090.it
+    # (aeb): "(Leggi anche su: <a>I Cavalieri dello Zodiaco: ...</a>)" ends the story, outside
+    # the gold. Each line is 70 % or more link text (extractors.attenuation.EDGE_LINK_SHARE):
+    # it goes with the link-only edge lines, the story's last paragraph stays.
+    gold, result = _extract("trafilatura_eval-00287.html")
+    assert snippet_counts(result.body, gold["with"], gold["without"]) == (
+        len(gold["with"]), 0, 0, len(gold["without"]))
+    assert "Trust Principles" not in result.body
+    gold, result = _extract("aeb-00127.html")
+    assert "Leggi anche su" not in result.body
+    assert result.body.rstrip().endswith(gold["body"].rstrip()[-40:])  # the story's last line
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.95
+
+
 def test_the_story_s_paragraphs_between_its_headline_and_the_region_join_it():
     # blog.mondediplo.net (trafilatura_eval): the walk chose the readers' comments (ul.forum,
     # longer than the post); the post's own paragraphs, between its h1 and that list, were
