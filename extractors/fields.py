@@ -633,7 +633,8 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
                           "text") and not out.fill("authors", bylines.signature(page, text, sites),
                                                    "text") and not out.fill(
                 "authors", bylines.post_author_comment(page, sites), "text") and not out.fill(
-                "authors", bylines.credit_line(text, sites), "text"):
+                "authors", bylines.credit_line(text, sites), "text") and not out.fill(
+                "authors", bylines.press_contact(page, sites), "text"):
             # an Organization JSON-LD names as the author, where the page shows no byline
             orgs = [n for obj in meta.ld_articles for n in _ld_people(obj, nodes, True)]
             out.fill("authors", clean_authors(orgs, sites, declared=True)[0], "jsonld")
