@@ -9,8 +9,9 @@ right after the headline (the heading that reads as the chosen title, then the f
 a link to the author's page, elements whose class or id names an author, a labelled name in a
 post's meta line, a "Written by" line anywhere, a team alone in an author element, for
 Chinese pages the "作者：" / "责任编辑：" line, and last the name that signs the main text at its
-end (:func:`signature`), the post author's own comment (:func:`post_author_comment`) and an
-author credit line of the main text (:func:`credit_line`).
+end (:func:`signature`), the post author's own comment (:func:`post_author_comment`), an
+author credit line of the main text (:func:`credit_line`) and a press release's contact
+(:func:`press_contact`).
 """
 
 from __future__ import annotations
