@@ -508,8 +508,7 @@ def labelled_person(page: Page, sites: tuple[str, ...]) -> list[str]:
             text = f"{text} {' '.join(texts[number + 1].split())}"
         match = _LABELLED_PERSON.match(text)
         element = nodes.elements[nodes.seg_owner[number]]
-        if match is None or _in_comment(element) or any(
-                a.tag in _FURNITURE_TAGS for a in element.iterancestors()):
+        if match is None or _in_furniture(element):
             continue
         names, _ = clean_authors([match.group("name")], ())
         if len(names) == 1 and full_name(names[0]) and not is_outlet(names[0], sites):
@@ -637,9 +636,7 @@ def press_contact(page: Page, sites: tuple[str, ...]) -> list[str]:
         name = " ".join(texts[number + 1].split())
         element = nodes.elements[nodes.seg_owner[number]]
         if (nodes.seg_in_link[number + 1] or not _CONTACT_NAME.fullmatch(name)
-                or any(c.isdigit() for c in name)
-                or _in_comment(element)
-                or any(a.tag in _FURNITURE_TAGS for a in element.iterancestors())):
+                or any(c.isdigit() for c in name) or _in_furniture(element)):
             continue
         names, _ = clean_authors([name], sites, declared=True)
         if names == [name]:
@@ -1074,6 +1071,11 @@ _MIDDLE = r"(?:\s+[A-ZÀ-ÖØ-Þ]\.)?\s+"
 
 #: A full stop ending a line after a word of two letters or more (not an initial's "C.").
 _SENTENCE_END = re.compile(r"(?<=\w{2})\.$")
+
+
+def _in_furniture(element) -> bool:
+    """Whether ``element`` is in a comment or a ``<nav>``, ``<aside>`` or ``<footer>``."""
+    return _in_comment(element) or any(a.tag in _FURNITURE_TAGS for a in element.iterancestors())
 
 
 def _in_comment(element) -> bool:
