@@ -593,7 +593,10 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
     tiers.append((_twitter_labelled(meta, TWITTER_AUTHOR_LABELS), "meta"))
     refused: list[str] = []
     fallback: tuple[list[str], str] | None = None
-    for values, source in tiers:
+    # a forum thread's starter as its header names him first: the first itemprop=author of a
+    # stored page that is not the thread's first is a reply's poster (not a tier the page
+    # model's person_named reads)
+    for values, source in [(bylines.thread_starter(page, sites), "text"), *tiers]:
         if not values:
             continue
         names, why = clean_authors(values, sites, declared=True)

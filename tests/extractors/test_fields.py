@@ -973,6 +973,28 @@ def test_a_contact_label_needs_a_name_alone_after_it_outside_menus_and_links() -
     assert page_with(b"<p>Pressekontakt:<br>Tel: 040 123</p>") == []  # no name
 
 
+@pytest.mark.parametrize("name, expected", [
+    # festoolownersgroup.com: the stored page's first itemprop=author is a reply's "Packard"
+    ("wcxb_dev-01167.html", ["sean_g"]),
+    # forums.androidcentral.com: the first itemprop=author is another poster's, "B. Diddy"
+    ("wcxb_dev-01266.html", ["Perseus Legend"]),
+])
+def test_a_forum_thread_s_author_is_the_starter_its_header_names(name: str,
+                                                                 expected: list[str]) -> None:
+    gold = fixture(name)
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == expected == [gold["author"]]
+
+
+def test_the_thread_starter_label_is_read_past_the_icon_s_title() -> None:
+    def starter(html: bytes) -> list[str]:
+        return bylines.thread_starter(parse_page(b"<html><body>" + html + b"</body></html>"), ())
+    icon = b"<li><i><svg><title>Thread starter</title></svg></i><span>Thread starter</span>"
+    assert starter(icon + b"<a href='/members/kevin.1/'>Kevin</a></li>") == ["Kevin"]
+    assert starter(b"<p>Thread starter</p><p>Jane Roe, 12 May 2024</p>") == []  # more than a name
+    assert starter(b"<p>Started by</p><p>Kevin</p>") == []  # another label
+
+
 def test_the_shareaholic_plugin_s_author_meta_is_read_where_nothing_else_names_one() -> None:
     # wolfgangmichal.de: no byline, JSON-LD or meta author; the share plugin's meta names him
     gold = fixture("trafilatura_eval-00399.html")
