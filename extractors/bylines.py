@@ -9,8 +9,9 @@ right after the headline (the heading that reads as the chosen title, then the f
 a link to the author's page, elements whose class or id names an author, a labelled name in a
 post's meta line, a "Written by" line anywhere, a team alone in an author element, for
 Chinese pages the "作者：" / "责任编辑：" line, and last the name that signs the main text at its
-end (:func:`signature`), the post author's own comment (:func:`post_author_comment`) and an
-author credit line of the main text (:func:`credit_line`).
+end (:func:`signature`), the post author's own comment (:func:`post_author_comment`), an
+author credit line of the main text (:func:`credit_line`) and a press release's contact
+(:func:`press_contact`).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from extractors.dates import (MAX_DATELINE_CHARS, FoundDate, first_date_in, othe
 from extractors.page import Page, heading_rows, link_hrefs, name_marks
 
 __all__ = ["base_of", "cjk_byline", "credit_line", "full_name", "is_outlet", "name_written_out",
-           "person_over_outlet", "plain_byline", "read_text_authors", "signature", "text_authors",
-           "text_date"]
+           "person_over_outlet", "plain_byline", "press_contact", "read_text_authors", "signature",
+           "text_authors", "text_date", "thread_starter"]
 
 #: Elements with a date-ish class looked at (the byline is among the first few of a page).
 MAX_MARKED = 30
@@ -510,8 +511,7 @@ def labelled_person(page: Page, sites: tuple[str, ...]) -> list[str]:
             text = f"{text} {' '.join(texts[number + 1].split())}"
         match = _LABELLED_PERSON.match(text)
         element = nodes.elements[nodes.seg_owner[number]]
-        if match is None or _in_comment(element) or any(
-                a.tag in _FURNITURE_TAGS for a in element.iterancestors()):
+        if match is None or _in_furniture(element):
             continue
         names, _ = clean_authors([match.group("name")], ())
         if len(names) == 1 and full_name(names[0]) and not is_outlet(names[0], sites):
@@ -607,6 +607,68 @@ def credit_line(text: str, sites: tuple[str, ...]) -> list[str]:
         names, _ = clean_authors([match.group("names")], sites)
         if names and all(full_name(n) and not is_outlet(n, sites) for n in names):
             return names
+    return []
+
+
+#: A press release's contact label in a segment of its own ("Pressekontakt:", "Press contact",
+#: "Kontakt:" with its colon: a menu's "Kontakt" link is followed by other menu words). The reader
+#: (:func:`press_contact`), every page with a gold author: trafilatura_eval 425 -> 428 of 538
+#: (iwr.de, unendlich-viel-energie.de, baumev.de), wcxb_dev, readability_testpages, gne unchanged;
+#: over the pages of those sets, htmldate_eval, news_article_vs_nonarticle, aeb, big9 and
+#: cleanportaleval it names someone on one page more, mpimet.de's press contact (no gold author).
+_CONTACT_LABEL = re.compile(
+    r"(?i)^(?:presse-?kontakt|medienkontakt|press contact|media contact)\s*:?$|^kontakt\s*:$")
+
+_CONTACT_NAME = re.compile(_CREDIT_NAME)
+
+
+def press_contact(page: Page, sites: tuple[str, ...]) -> list[str]:
+    """The name in the segment right after a press release's contact label
+    (:data:`_CONTACT_LABEL`), a full name or firm of two to four capitalised words and nothing
+    else (:data:`_CREDIT_NAME`; "Pressesprecher*in Markus Ulrich" is a role's line), neither
+    label nor name a link, outside comments and ``<nav>``, ``<aside>``, ``<footer>``; else [].
+    A press release names no author but the person or company that answers for it, and the
+    gold takes that one: naturstrom's "Pressekontakt" / "Dr. Tim Loppe" (on
+    unendlich-viel-energie.de), baumev.de's "Kontakt:" / "Jan Koch", iwr.de's "Pressekontakt:"
+    / "Nordex SE". Read only where no other reader names anyone, last."""
+    nodes = page.nodes
+    texts = nodes.seg_text
+    for number in range(len(texts) - 1):
+        if nodes.seg_in_link[number] or not _CONTACT_LABEL.match(" ".join(texts[number].split())):
+            continue
+        name = " ".join(texts[number + 1].split())
+        element = nodes.elements[nodes.seg_owner[number]]
+        if (nodes.seg_in_link[number + 1] or not _CONTACT_NAME.fullmatch(name)
+                or any(c.isdigit() for c in name) or _in_furniture(element)):
+            continue
+        names, _ = clean_authors([name], sites, declared=True)
+        if names == [name]:
+            return names
+    return []
+
+
+#: The label XenForo prints before a thread's first poster in the thread's header ("Thread
+#: starter", a screen reader's text beside the user icon, also the icon's ``<title>``). Read
+#: first, before the declared authors (:func:`thread_starter`), every page with a gold author:
+#: wcxb_dev 630 -> 634 of 739 (forums.tomshardware.com twice, festoolownersgroup.com,
+#: forums.androidcentral.com, whose first ``itemprop=author`` on the stored page is a later
+#: reply's poster), trafilatura_eval, readability_testpages, gne unchanged; the label's name is
+#: the gold on each of the 22 pages of the four sets that print it.
+_THREAD_STARTER = "thread starter"
+
+
+def thread_starter(page: Page, sites: tuple[str, ...]) -> list[str]:
+    """The user name in the segment after a forum thread's :data:`_THREAD_STARTER` label, the
+    name alone (a login as the forum prints it); else []."""
+    texts = page.nodes.seg_text
+    for number, text in enumerate(texts[:-1]):
+        if "tarter" not in text or " ".join(text.split()).lower() != _THREAD_STARTER:
+            continue  # (the substring first: a page has thousands of segments)
+        name = " ".join(texts[number + 1].split())
+        if name.lower() == _THREAD_STARTER:
+            continue  # the icon's <title>, then the screen reader's label
+        names, _ = clean_authors([name], sites, declared=True)
+        return names if names == [name] else []
     return []
 
 
@@ -1037,6 +1099,11 @@ _MIDDLE = r"(?:\s+[A-ZÀ-ÖØ-Þ]\.)?\s+"
 
 #: A full stop ending a line after a word of two letters or more (not an initial's "C.").
 _SENTENCE_END = re.compile(r"(?<=\w{2})\.$")
+
+
+def _in_furniture(element) -> bool:
+    """Whether ``element`` is in a comment or a ``<nav>``, ``<aside>`` or ``<footer>``."""
+    return _in_comment(element) or any(a.tag in _FURNITURE_TAGS for a in element.iterancestors())
 
 
 def _in_comment(element) -> bool:

@@ -625,7 +625,10 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
     tiers.append((_twitter_labelled(meta, TWITTER_AUTHOR_LABELS), "meta"))
     refused: list[str] = []
     fallback: tuple[list[str], str] | None = None
-    for values, source in tiers:
+    # a forum thread's starter as its header names him first: the first itemprop=author of a
+    # stored page that is not the thread's first is a reply's poster (not a tier the page
+    # model's person_named reads)
+    for values, source in [(bylines.thread_starter(page, sites), "text"), *tiers]:
         if not values:
             continue
         names, why = clean_authors(values, sites, declared=True)
@@ -665,7 +668,8 @@ def _authors(out: Fields, page: Page, meta: Metadata, sites: tuple[str, ...],
                           "text") and not out.fill("authors", bylines.signature(page, text, sites),
                                                    "text") and not out.fill(
                 "authors", bylines.post_author_comment(page, sites), "text") and not out.fill(
-                "authors", bylines.credit_line(text, sites), "text"):
+                "authors", bylines.credit_line(text, sites), "text") and not out.fill(
+                "authors", bylines.press_contact(page, sites), "text"):
             # an Organization JSON-LD names as the author, where the page shows no byline
             orgs = [n for obj in meta.ld_articles for n in _ld_people(obj, nodes, True)]
             out.fill("authors", clean_authors(orgs, sites, declared=True)[0], "jsonld")

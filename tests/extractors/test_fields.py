@@ -952,6 +952,57 @@ def test_a_credit_line_among_a_record_s_fields_or_a_by_line_before_the_end_names
     assert bylines.credit_line("Text.\nVon Redaktion Aktuell", ()) == []  # an outlet's word
 
 
+@pytest.mark.parametrize("name, expected", [
+    # iwr.de's press release: "Pressekontakt:" / "Nordex SE" / "Felix Losada" / "Tel: ..."
+    ("trafilatura_eval-00726.html", ["Nordex SE"]),
+    # unendlich-viel-energie.de: "Pressekontakt" / "Dr. Tim Loppe" / "Pressesprecher naturstrom AG"
+    ("trafilatura_eval-00738.html", ["Dr. Tim Loppe"]),
+    # baumev.de: "Kontakt:" / "Jan Koch" / "Telefon ..." after the news item
+    ("trafilatura_eval-00751.html", ["Jan Koch"]),
+])
+def test_a_press_release_s_contact_is_its_author(name: str, expected: list[str]) -> None:
+    # no metadata person, byline, signature or credit line names anyone on these pages
+    gold = fixture(name)
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == expected == [gold["author"]]
+    assert fields.sources["authors"] == "text"
+
+
+def test_a_contact_label_needs_a_name_alone_after_it_outside_menus_and_links() -> None:
+    def page_with(html: bytes) -> list[str]:
+        return bylines.press_contact(parse_page(b"<html><body>" + html + b"</body></html>"), ())
+    assert page_with(b"<p>Text.</p><p>Pressekontakt:<br>Jane Roe<br>Tel: 040 1</p>") == [
+        "Jane Roe"]
+    assert page_with(b"<p>Pressekontakt<br>Pressesprecher*in Jane Roe</p>") == []  # a role
+    assert page_with(b"<p>Kontakt<br>Jane Roe</p>") == []  # "Kontakt" needs its colon
+    assert page_with(b"<ul><li><a href='/k'>Kontakt:</a></li><li>Jane Roe</li></ul>") == []
+    assert page_with(b"<p>Kontakt:<br><a href='/about'>Jane Roe</a></p>") == []  # a link
+    assert page_with(b"<footer><p>Kontakt:<br>Jane Roe</p></footer>") == []  # page furniture
+    assert page_with(b"<p>Pressekontakt:<br>Tel: 040 123</p>") == []  # no name
+
+
+@pytest.mark.parametrize("name, expected", [
+    # festoolownersgroup.com: the stored page's first itemprop=author is a reply's "Packard"
+    ("wcxb_dev-01167.html", ["sean_g"]),
+    # forums.androidcentral.com: the first itemprop=author is another poster's, "B. Diddy"
+    ("wcxb_dev-01266.html", ["Perseus Legend"]),
+])
+def test_a_forum_thread_s_author_is_the_starter_its_header_names(name: str,
+                                                                 expected: list[str]) -> None:
+    gold = fixture(name)
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == expected == [gold["author"]]
+
+
+def test_the_thread_starter_label_is_read_past_the_icon_s_title() -> None:
+    def starter(html: bytes) -> list[str]:
+        return bylines.thread_starter(parse_page(b"<html><body>" + html + b"</body></html>"), ())
+    icon = b"<li><i><svg><title>Thread starter</title></svg></i><span>Thread starter</span>"
+    assert starter(icon + b"<a href='/members/kevin.1/'>Kevin</a></li>") == ["Kevin"]
+    assert starter(b"<p>Thread starter</p><p>Jane Roe, 12 May 2024</p>") == []  # more than a name
+    assert starter(b"<p>Started by</p><p>Kevin</p>") == []  # another label
+
+
 def test_the_shareaholic_plugin_s_author_meta_is_read_where_nothing_else_names_one() -> None:
     # wolfgangmichal.de: no byline, JSON-LD or meta author; the share plugin's meta names him
     gold = fixture("trafilatura_eval-00399.html")
