@@ -164,6 +164,7 @@ def list_step(dataset: Dataset) -> dict:
         floor.append(_ms(lambda: lxml_html.fromstring(html)))
         parsed = parse_page(html, url=page.url)
         single_ms.append(_ms(lambda: single_page(parsed)))
+        parsed.memo.clear()  # the list step from scratch: no tag paths kept from the line above
         t0 = time.perf_counter()
         classes = classify_nodes(parsed, model)
         classify_ms.append((time.perf_counter() - t0) * 1e3)

@@ -109,7 +109,8 @@ def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, polic
     from extractors import extract
     from extractors.fields import FIELD_NAMES
 
-    found = extract(html, url=url, sibling=sibling, svm=policy, use_sibling=use_sibling).to_dict()
+    result = extract(html, url=url, sibling=sibling, svm=policy, use_sibling=use_sibling)
+    found = result.to_dict()
     keys = ("body", "title", "date", "author", "page_type", "records")
     pred = {k: found[k] for k in keys if k in found}
     if "authors" in found and "author" not in pred:
@@ -121,20 +122,20 @@ def _chain_prediction(html: bytes, url: str | None, sibling: bytes | None, polic
     pred["timings_ms"] = found.get("timings_ms", {})
     if found.get("page_type") == "list":  # the crawl's list step (pipelines/lists/stage.py,
         # defaults): PSNT with the sibling, else the records DWSIE's list subtrees and PSNT on the
-        # page alone agree on; no records on pages typed otherwise
-        pred["records"] = [r.to_dict() for r in _crawl_list_records(html, url, sibling)]
+        # page alone agree on; no records on pages typed otherwise; read on the chain's parse as
+        # the crawl reads them: the node classes and the single-page wrapper the page-type step
+        # read are not computed again
+        pred["records"] = [r.to_dict() for r in _crawl_list_records(result.page, sibling)]
     return pred
 
 
-def _crawl_list_records(html: bytes, url: str | None, sibling: bytes | None) -> list:
-    """The records of the crawl's list step with its default settings on a page with no stored
-    wrapper: :func:`confirmed_list_records`."""
-    from extractors import parse_page
-    from extractors.dwsie import classify_nodes, default_node_model
+def _crawl_list_records(page, sibling: bytes | None) -> list:
+    """The records of the crawl's list step with its default settings on a parsed page with no
+    stored wrapper: :func:`confirmed_list_records`."""
+    from extractors.dwsie import default_node_model
+    from extractors.pageinfo import node_classes
 
-    page = parse_page(html, url=url)
-    classes = classify_nodes(page, default_node_model())
-    return confirmed_list_records(page, classes, sibling)[0]
+    return confirmed_list_records(page, node_classes(page, default_node_model()), sibling)[0]
 
 
 def run_psnt(html: bytes, url: str | None, sibling: bytes | None) -> Prediction:

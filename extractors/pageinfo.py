@@ -20,6 +20,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from extractors.dwsie import NodeClasses, NodeModel, classify_nodes, information_length
@@ -27,10 +28,13 @@ from extractors.listrecords import Record, base_url, build_record, link_title
 from extractors.page import Page, link_hrefs
 from extractors.tagpaths import link_href
 
+if TYPE_CHECKING:
+    from extractors.psnt import Induction
+
 __all__ = ["PageInfo", "card_records", "cards_instead", "combined_records", "confirmed_records",
            "crawl_records", "dwsie_records", "dwsie_subtree_records", "extended_records",
-           "hidden_tab_panes", "more_cards", "more_teasers", "page_info", "paper_shape",
-           "psnt_records", "with_cards"]
+           "hidden_tab_panes", "more_cards", "more_teasers", "node_classes", "page_info",
+           "paper_shape", "psnt_records", "single_page_reading", "with_cards"]
 
 
 #: A list node's title link has at least this many words (a CJK character is a word:
@@ -497,13 +501,44 @@ def combined_records(page: Page, classes: NodeClasses, sibling: Page | None) -> 
 
 def psnt_records(page: Page, sibling: Page | None) -> list[Record]:
     """The records of a PSNT wrapper induced from ``page`` and ``sibling`` (from ``page`` alone
-    when None) and applied to ``page``; none when induction finds no wrapper."""
+    when None: :func:`single_page_reading`) and applied to ``page``; none when induction finds no
+    wrapper."""
     from extractors.psnt import apply_wrapper, induce_wrapper
 
+    if sibling is None:
+        return list(single_page_reading(page)[1])
     induced = induce_wrapper(page, sibling)
     if induced.wrapper is None:
         return []
     return list(apply_wrapper(induced.wrapper, page).records)
+
+
+def node_classes(page: Page, model: NodeModel) -> NodeClasses:
+    """:func:`extractors.dwsie.classify_nodes` of ``page`` by ``model``, run once per page and
+    model (``page.memo``): the page-type step's ``listed`` check
+    (:func:`extractors.pagetype.listed_page`) and the list step read the same classes of the same
+    parse, so a page typed list runs the network once."""
+    found = page.memo.get("node_classes")
+    if found is None or found[0] is not model:
+        found = page.memo["node_classes"] = (model, classify_nodes(page, model))
+    return found[1]
+
+
+def single_page_reading(page: Page) -> tuple[Induction, tuple[Record, ...]]:
+    """The PSNT wrapper induced from ``page`` alone (:class:`extractors.psnt.Induction`) and
+    the records it finds on ``page`` (none when induction finds no wrapper or the application
+    none), computed once per page (``page.memo``), as :func:`node_classes`: the ``listed`` check
+    and the list step's confirmed records read the same. The records are shared: copy before
+    changing the list."""
+    found = page.memo.get("single_page_reading")
+    if found is None:
+        from extractors.psnt import apply_wrapper, induce_wrapper
+
+        induced = induce_wrapper(page, None)
+        records = () if induced.wrapper is None else tuple(apply_wrapper(induced.wrapper,
+                                                                         page).records)
+        found = page.memo["single_page_reading"] = (induced, records)
+    return found
 
 
 @dataclass(slots=True)
@@ -525,7 +560,7 @@ def page_info(document: bytes | str, model: NodeModel, url: str | None = None,
     from extractors.page import parse_page
 
     page = parse_page(document, url=url)
-    classes = classify_nodes(page, model)
+    classes = node_classes(page, model)  # the article chain's page type reads them again
     other = None
     if sibling is not None and classes.page_type in ("list", "article"):
         try:

@@ -51,12 +51,12 @@ import numpy as np
 
 from extractors.attenuation import MainText
 from extractors.boilerplate import page_itemtypes, page_markup
-from extractors.dwsie import classify_nodes, default_node_model
+from extractors.dwsie import default_node_model
 from extractors.jsonld import ARTICLE_TYPES, page_jsonld, type_names
 from extractors.listrecords import Record
 from extractors.modelio import ModelError, load_model
 from extractors.page import Page, link_hrefs, name_marks
-from extractors.pageinfo import confirmed_records, psnt_records
+from extractors.pageinfo import confirmed_records, node_classes, psnt_records
 from extractors.script import page_is_cjk
 
 __all__ = ["ADDRESS_FLOORS", "CARDS_ARTICLE_FLOOR", "COMMERCE_ARTICLE_FLOOR", "FEATURES",
@@ -604,8 +604,10 @@ def listed_page(page: Page) -> bool:
     """Whether the list step reads the page as one list (see :data:`LISTED_ARTICLE_FLOOR`):
     a page typed a list by DWSIE's node network, whose list subtrees give the list step's records
     by a rule of :data:`LISTED_RULES` (a CJK page: :func:`cjk_listed`; the crawl's list step
-    reads the same records again when the page is typed list)."""
-    classes = classify_nodes(page, default_node_model())
+    reads the same records: the node classes and the single-page wrapper's records are
+    computed once per page, :func:`extractors.pageinfo.node_classes` and
+    :func:`extractors.pageinfo.single_page_reading`)."""
+    classes = node_classes(page, default_node_model())
     if classes.page_type != "list":
         return False
     records, rule = confirmed_records(page, classes, psnt_records(page, None))

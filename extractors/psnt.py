@@ -81,7 +81,7 @@ import numpy as np
 
 from extractors.listrecords import Record, base_url, build_record
 from extractors.page import Page
-from extractors.tagpaths import TagPaths, link_href, normalise_space
+from extractors.tagpaths import TagPaths, link_href, normalise_space, tag_paths
 from extractors.wrapper import MAX_MAIN_STRUCTURES, Wrapper
 
 __all__ = ["MAIN_SHARE", "MIN_LINK_GROUP", "SPLIT_SHARED_STRUCTURES", "Application", "Induction",
@@ -198,8 +198,11 @@ def _link_key(page: Page, row: int) -> tuple[str, str]:
 
 def _remove_shared_links(first: Page, second: Page | None) -> tuple[_Tree, int]:
     """Paper 3.1: drop from ``first`` every link ``second`` also has (same href, same text)."""
-    paths = TagPaths(first)
-    shared = set() if second is None else {_link_key(second, r) for r in TagPaths(second).links}
+    paths = tag_paths(first)
+    shared = set() if second is None else {_link_key(second, r) for r in tag_paths(second).links}
+    if not shared:  # nothing to remove: no link's key read (the single-page wrapper's case)
+        chars = first.nodes.text
+        return _Tree(paths, list(paths.links), chars, int(chars[0]) if len(chars) else 0), 0
     kept, keep = [], np.ones(len(first.nodes), dtype=bool)
     for row in paths.links:
         if _link_key(first, row) in shared:
@@ -320,7 +323,7 @@ def apply_wrapper(wrapper: Wrapper, page: Page, max_records: int | None = None) 
     ``max_records``: stop after that many records (a hostile page may hold 200 000; the crawl caps
     records per list page, see ``pipelines.lists.stage.MAX_RECORDS_PER_LIST``).
     """
-    paths = TagPaths(page)
+    paths = tag_paths(page)
     mains = _find_main_structures(wrapper, paths)
     if not mains:
         return Application([], f"no main structure ({wrapper.main_rpath} not on the page)")

@@ -27,7 +27,7 @@ import numpy as np
 
 from extractors.page import Page
 
-__all__ = ["TagPaths", "link_href", "normalise_space"]
+__all__ = ["TagPaths", "link_href", "normalise_space", "tag_paths"]
 
 _SPACES = re.compile(r"[\s\u00a0\u3000]+")
 #: hrefs that do not lead to another document: not links in the paper's sense (a record's link
@@ -50,6 +50,17 @@ def link_href(element) -> str | None:
     if not href or href.lower().startswith(_NOT_A_TARGET):
         return None
     return href
+
+
+def tag_paths(page: Page) -> TagPaths:
+    """The page's :class:`TagPaths`, built once per page (``page.memo``; read-only once built):
+    PSNT's induction and the wrapper's application on the same page read the same ones (the
+    page-type step's ``listed`` check and the list step both induce a wrapper from the page alone
+    and apply it)."""
+    found = page.memo.get("tag_paths")
+    if found is None:
+        found = page.memo["tag_paths"] = TagPaths(page)
+    return found
 
 
 class TagPaths:

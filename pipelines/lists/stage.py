@@ -241,9 +241,9 @@ def _add_cards(page: Page, outcome: ListOutcome, limit: int) -> None:
 
 def _dwsie(page: Page, no_sibling: str | None, outcome: ListOutcome, limit: int) -> bool:
     """Step 3's first try: the records of DWSIE's list nodes; whether there were any."""
-    from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.dwsie import default_node_model
     from extractors.modelio import ModelError
-    from extractors.pageinfo import dwsie_records
+    from extractors.pageinfo import dwsie_records, node_classes
 
     why = f"{outcome.reason} ({no_sibling})" if no_sibling else outcome.reason
     try:
@@ -251,7 +251,7 @@ def _dwsie(page: Page, no_sibling: str | None, outcome: ListOutcome, limit: int)
     except ModelError as exc:  # a broken install: say so, go on without
         outcome.reason = f"{why}; DWSIE model unusable: {exc}"
         return False
-    records = dwsie_records(page, classify_nodes(page, model))[:limit]
+    records = dwsie_records(page, node_classes(page, model))[:limit]
     if not records:
         return False
     outcome.records = [r.to_dict() for r in records]
@@ -265,9 +265,9 @@ def _confirmed(key: str, page: Page, no_sibling: str | None, outcome: ListOutcom
     ``page`` alone agree on (:func:`extractors.pageinfo.confirmed_records`); the single-page
     wrapper's records as before where DWSIE finds no list; where the two disagree, DWSIE's subtrees
     of a markup the page repeats, else none."""
-    from extractors.dwsie import classify_nodes, default_node_model
+    from extractors.dwsie import default_node_model
     from extractors.modelio import ModelError
-    from extractors.pageinfo import confirmed_records
+    from extractors.pageinfo import confirmed_records, node_classes, single_page_reading
 
     try:
         model = default_node_model()
@@ -276,13 +276,10 @@ def _confirmed(key: str, page: Page, no_sibling: str | None, outcome: ListOutcom
         _single_page(key, page, no_sibling, outcome, limit)
         return
     why = f"{outcome.reason} ({no_sibling})" if no_sibling else outcome.reason
-    induction = psnt.induce_wrapper(page, None)
-    single: list = []
-    if induction.wrapper is not None:
-        application = psnt.apply_wrapper(induction.wrapper, page, limit)
-        if application.reason is None:
-            single = list(application.records)
-    records, by = confirmed_records(page, classify_nodes(page, model), single)
+    # read once per page: the page-type step's listed check read them on an unsure page
+    induction, found = single_page_reading(page)
+    single = list(found[:limit])  # as the wrapper applied with ``limit``: its first records
+    records, by = confirmed_records(page, node_classes(page, model), single)
     outcome.rule = by
     if not records:
         outcome.reason = f"{why}; {CONFIRMED_NONE}"

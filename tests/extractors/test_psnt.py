@@ -295,3 +295,34 @@ def test_dates_and_authors_are_read_inside_each_record():
         assert record.date == gold_records[record.url]["date"]
         assert record.authors == [gold_records[record.url]["author"]]
         assert record.to_dict()["published"] == record.date
+
+
+def test_a_single_page_wrapper_reads_the_tag_paths_once_and_no_link_key(monkeypatch):
+    """Induction from the page alone and the wrapper's application on it (the page-type step's
+    ``listed`` check, the list step's fallback) share the page's one :class:`TagPaths`, and with
+    no second page no link's href and text are read to be compared with none: the same
+    wrapper and records as before, on netease's rolling news (gerapy_listdetail)."""
+    from extractors import psnt, tagpaths
+
+    name = "gerapy_listdetail-netease_rolling.html"
+    before = induce_wrapper(page(name), None)
+    expected = apply_wrapper(before.wrapper, page(name)).records
+    built, keys = [], []
+    build, link_key = tagpaths.TagPaths.__init__, psnt._link_key
+
+    def counted_build(self, parsed):
+        built.append(parsed)
+        build(self, parsed)
+
+    def counted_link_key(parsed, row):
+        keys.append(row)
+        return link_key(parsed, row)
+
+    monkeypatch.setattr(tagpaths.TagPaths, "__init__", counted_build)
+    monkeypatch.setattr(psnt, "_link_key", counted_link_key)
+    parsed = page(name)
+    induced = induce_wrapper(parsed, None)
+    records = apply_wrapper(induced.wrapper, parsed).records
+    assert len(built) == 1 and keys == []
+    assert induced.wrapper.to_json() == before.wrapper.to_json() and induced.trace == before.trace
+    assert records == expected and records

@@ -115,6 +115,39 @@ def test_confirmed_fallback_publishes_dwsie_list_where_the_single_page_wrapper_m
     assert old.event == "single_page" and not {r["url"] for r in old.records} & wanted
 
 
+def test_the_list_step_reads_what_the_page_type_step_computed(monkeypatch) -> None:
+    """finance.ifeng.com's feed (gerapy_listdetail, Apache-2.0): a CJK page the page model is
+    unsure of, typed list by the ``listed`` check (DWSIE's node network and a single-page wrapper,
+    :func:`extractors.pagetype.listed_page`). The list step on the chain's parse runs neither
+    again (before: twice each) and publishes the records it gives on a page parsed afresh."""
+    from extractors import extract, psnt
+    from extractors.dwsie import NodeModel
+
+    calls = {"network": 0, "induce": 0}
+    network, induce = NodeModel.probabilities, psnt.induce_wrapper
+
+    def counted_network(self, table):
+        calls["network"] += 1
+        return network(self, table)
+
+    def counted_induce(first, second):
+        calls["induce"] += 1
+        return induce(first, second)
+
+    html = body("gerapy_listdetail-finance_ifeng.html")
+    fresh = list_records(MemoryWrapperStore(), "k", parse_page(html), None, MAX,
+                         single_page=True, confirmed=True)
+    monkeypatch.setattr(NodeModel, "probabilities", counted_network)
+    monkeypatch.setattr(psnt, "induce_wrapper", counted_induce)
+    result = extract(html)
+    assert result.page_type == "list" and calls == {"network": 1, "induce": 1}
+    outcome = list_records(MemoryWrapperStore(), "k", result.page, None, MAX,
+                           single_page=True, confirmed=True)
+    assert calls == {"network": 1, "induce": 1}
+    assert outcome.event == "confirmed" and len(outcome.records) >= 18
+    assert outcome.records == fresh.records and outcome.reason == fresh.reason
+
+
 def test_single_page_fallback_leaves_a_drifted_wrappers_records_alone() -> None:
     store = MemoryWrapperStore()
     records(FIRST, store, sibling=SECOND)
