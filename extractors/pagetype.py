@@ -551,7 +551,9 @@ def page_kinds(page: Page, body: str) -> tuple[str, ...]:
 def _page_kinds(page: Page, body: str, is_list: Callable[[], bool] | None = None
                 ) -> Iterator[str]:
     """:func:`page_kinds` one by one, the costliest last (:func:`listed_page` runs the node
-    network and a single-page wrapper: 2.8 and 3.5 ms median on the pages it is asked of), so
+    network and a single-page wrapper, 2.8 and 3.5 ms median on the pages it was asked of before
+    the wrapper built its tag-path table once; both are kept in the page's memo for the list
+    step), so
     that :meth:`PageTypeModel.decide` stops at the first kind whose floor the page misses;
     ``is_list``: whether the list forest calls the page a list, asked before a kind of
     :data:`LIST_KINDS` (None: every kind is read)."""
