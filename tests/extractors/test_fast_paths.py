@@ -984,3 +984,51 @@ def test_the_heuristic_counts_headline_links_from_the_tables_link_rows():
             assert heuristic_type(result.page, type(main)(text, None)) == plain_answer
             answers.add(plain_answer)
     assert answers == {"article", "list", "other"}
+
+
+def test_the_two_name_structures_share_one_reading_of_the_rows():
+    """``page.row_names`` (the named rows and their ``"id class"``, found in C) is what both
+    ``NameWords`` and ``name_marks`` read, and each gives what its own pass gave, on every
+    fixture page: the rows and texts of the old row-by-row test; ``name_marks`` (the id now
+    first) finds, for every word list the byline and dateline readers ask for, the rows the old
+    ``"class id"`` texts held the words in, and the page-type patterns count the same rows."""
+    from collections import Counter
+
+    from extractors.bylines import (_AUTHOR_MARKED, _DATE_MARKED, _DATE_SKIP_WORDS,
+                                    _META_MARKED, _NOT_SOURCE, _PERSON_MARKED,
+                                    _POST_AUTHOR_COMMENT, _SKIP_WORDS)
+    from extractors.page import name_marks, row_names
+    from extractors.pagetype import _CART, _COMMENT, _POST
+
+    asked = [_DATE_MARKED, _SKIP_WORDS, _AUTHOR_MARKED, _DATE_SKIP_WORDS, _PERSON_MARKED,
+             _META_MARKED, (_POST_AUTHOR_COMMENT,), *((longer,) for _, longer in _NOT_SOURCE)]
+    assert not any(" " in word for words in asked for word in words)
+    found = counted = 0
+    for result in _extractions():
+        page, nodes = result.page, result.page.nodes
+        rows = [row for row, (c, i) in enumerate(zip(nodes.classes, nodes.ident)) if c or i]
+        shared = row_names(nodes)
+        assert shared.rows == rows
+        assert shared.texts == [f"{nodes.ident[row]} {nodes.classes[row]}" for row in rows]
+        marks = name_marks(page)
+        assert marks.rows is page_markup(page).names.row_names.rows  # one reading, not two
+        old = [f"{nodes.classes[row]} {nodes.ident[row]}".lower() for row in rows]
+        for words in asked:
+            assert marks.containing(words) == {k for k, text in enumerate(old)
+                                               if any(w in text for w in words)}
+            found += len(marks.containing(words))
+        counts = Counter(marks.lowered)
+        distinct, rows_of = _Joined(list(counts)), list(counts.values())
+        for pattern in (_COMMENT, _POST, _CART):
+            assert sum(rows_of[k] for k in distinct.matching(pattern)) == \
+                sum(1 for text in old if pattern.search(text))
+            counted += sum(1 for text in old if pattern.search(text))
+    assert found > 100 and counted > 100
+
+
+@pytest.mark.parametrize("text", ["", " ", "  ", "a", " a", "a ", "  a  b   c  ", "\0", " \0 ",
+                                  "ab  \0  cd", "x y z"])
+def test_one_space_makes_the_runs_one_as_the_run_pattern_did(text):
+    from extractors.boilerplate import _SPACE_RUNS, _one_space
+
+    assert _one_space(text) == _SPACE_RUNS.sub(" ", text)
