@@ -261,10 +261,13 @@ def _workers_run(sites: _Sites, url: str, count: int, args: argparse.Namespace,
     for proc in procs:
         sites.cpu.add("workers", proc.pid)
     _wait_connected(procs, url)
-    subprocess.run(_cli("seed", "--redis", url, *[b + "/" for b in sites.bases]), check=True,
-                   capture_output=True)  # fmt: skip
+    _seed(url, [b + "/" for b in sites.bases])
     codes = [p.wait(1800) for p in procs]
     samples = sampler.stop()
+    if not sites.served:
+        raise SystemExit(f"newscrawl crawl-bench: the {count}-worker run fetched nothing (worker "
+                         f"exit codes {codes}; a worker idle for --idle-timeout 3 s before the "
+                         "seeds came closes: is the machine too loaded?)")
     commands = _redis_commands(url) - commands_before - sampler.commands
     row = {"workers": count, "pages": sites.served, "span_s": round(sites.span(), 2),
            "pages_per_s": round(sites.served / sites.span(), 2), "exit_codes": codes}
@@ -274,6 +277,21 @@ def _workers_run(sites: _Sites, url: str, count: int, args: argparse.Namespace,
     row["politeness"] = [_summary(workdir / f"w{count}-{n}").get("politeness", {})
                          for n in range(count)]  # fmt: skip
     return row
+
+
+def _seed(url: str, urls: list[str]) -> None:
+    """Push the fronts as ``newscrawl seed`` does, from this process: the command's own start-up
+    (a Python that imports the CLI, 1-4 s on a loaded machine) let a worker's 3 s idle timeout
+    run out before the seeds came (the worker closed, the run had one worker less or none)."""
+    import redis
+
+    from crawler.commands.seed import DEFAULT_SEEDS_KEY, push_seeds
+
+    client = redis.Redis.from_url(url)
+    try:
+        push_seeds(client, DEFAULT_SEEDS_KEY, urls)
+    finally:
+        client.close()
 
 
 #: The User-Agent of worker ``n`` is this plus ``n``: the server counts each worker's requests.
