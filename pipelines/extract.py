@@ -112,7 +112,7 @@ class ExtractPipeline:
         2-core bench machine 2-3 s), the link scans of every response meanwhile queued behind
         them (40 queued), the responses waiting (over ``SCRAPER_SLOT_MAX_ACTIVE_SIZE``, 5 MB, 41-42
         responses) stopped the engine fetching: the crawl bench's two workers at 0.3 s a response
-        had 0.0-1.3 requests in flight in the fourth tenth of the span, 8.1-11.8 with it; 2 workers
+        had 0.0-1.3 requests in flight in the fourth tenth of the span, 10.4-11.8 with it; 2 workers
         27.2-33.3 pages/s against 23.4-25.9 (issue 12, docs/evaluation.md, "the two-worker dip at
         0.3 s is the first extraction's loads"). A failed warm-up is logged and the crawl goes on,
         loading on first use."""
