@@ -102,6 +102,29 @@ class ExtractPipeline:
         the spider does not wait)."""
         return self.lists.board if self.lists is not None else None
 
+    async def open_spider(self) -> None:
+        """The chain's one-time loads (:func:`extractors.warmup.warm_up`: models, language
+        identifier, date parser), in a thread, before the engine takes its first request.
+
+        Scrapy starts the engine once every pipeline is open, so a worker leases no request before
+        it can extract at full speed. Loaded on first use instead, the first pages' extractions
+        took the two page threads for the load (0.8 s of CPU alone; each of two workers on the
+        2-core bench machine 2-3 s), the link scans of every response meanwhile queued behind
+        them (40 queued), the responses waiting (over ``SCRAPER_SLOT_MAX_ACTIVE_SIZE``, 5 MB, 41-42
+        responses) stopped the engine fetching: the crawl bench's two workers at 0.3 s a response
+        had 0.0-1.3 requests in flight in the fourth tenth of the span, 10.4-11.8 with it; 2 workers
+        27.2-33.3 pages/s against 23.4-25.9 (issue 12, docs/evaluation.md, "the two-worker dip at
+        0.3 s is the first extraction's loads"). A failed warm-up is logged and the crawl goes on,
+        loading on first use."""
+        from extractors.warmup import warm_up
+
+        try:
+            seconds = await run_in_thread(warm_up)
+        except Exception:  # the pages will meet the same error, each dropped with its reason
+            logger.exception("warm-up of the extraction failed; it loads on first use")
+            return
+        logger.debug("extraction warmed up in %.2f s", seconds)
+
     def close_spider(self) -> None:
         if self.pairing is not None:
             self.pairing.close()

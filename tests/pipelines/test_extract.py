@@ -125,3 +125,44 @@ def test_other_items_pass_untouched() -> None:
     item = {"kind": "list", "url": "https://example.org/", "records": []}
     _, (result,) = extract([item])
     assert result is item
+
+
+WARM_SCRIPT = """
+import sys
+import extractors.language as language
+from pipelines.extract import ExtractPipeline
+from tests.pipelines.helpers import build, make_crawler, page_item, run
+pipeline = build(ExtractPipeline, make_crawler())
+assert not language._model_loaded and "dateparser" not in sys.modules
+run(pipeline.open_spider())
+loaded = [language._model_loaded, "dateparser" in sys.modules, "htmldate" in sys.modules]
+news = run(pipeline.process_item(page_item("cx_bbc-00000.html")))
+print(*loaded, "Trans-Pacific Partnership" in news["body"])
+"""
+
+
+def test_open_spider_loads_what_the_first_extraction_would() -> None:
+    # a fresh interpreter: the chain's first-use loads happen when the pipeline opens (before the
+    # engine takes a request), not inside the first pages' extractions (issue 12's dip)
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, "-c", WARM_SCRIPT], capture_output=True, text=True,
+                         timeout=120, cwd=root)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True", "True", "True", "True"]
+
+
+def test_failed_warm_up_is_logged_and_the_pipeline_still_extracts(monkeypatch, caplog) -> None:
+    import extractors.warmup
+
+    def broken() -> float:
+        raise OSError("model file unreadable")
+
+    monkeypatch.setattr(extractors.warmup, "warm_up", broken)
+    with caplog.at_level(logging.ERROR, logger="pipelines.extract"):
+        _, (news,) = extract([page_item("cx_bbc-00000.html")])
+    assert "warm-up of the extraction failed" in caplog.text
+    assert "Trans-Pacific Partnership" in news["body"]
