@@ -20,11 +20,15 @@ import re
 from bisect import bisect_right
 from datetime import UTC, datetime, timedelta
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from extractors.authors import clean_authors
 from extractors.dates import (MAX_DATELINE_CHARS, FoundDate, first_date_in, other_reading,
                               parse_date)
 from extractors.page import Page, heading_rows, link_hrefs, name_marks
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["base_of", "cjk_byline", "credit_line", "full_name", "is_outlet", "name_written_out",
            "person_over_outlet", "plain_byline", "press_contact", "read_text_authors", "signature",
@@ -1153,11 +1157,17 @@ def _find_headline_segment(page: Page, title: str | None,
                            tags: frozenset[str] | None = None) -> int:
     """:func:`_headline_segment` read afresh, over the page's heading rows (``tags`` are
     headings: every other row passes the loop untouched)."""
+    return _headline_among(page, title, tags, heading_rows(page))
+
+
+def _headline_among(page: Page, title: str | None, tags: frozenset[str] | None,
+                    rows: Iterable[int]) -> int:
+    """:func:`_find_headline_segment` over ``rows`` (every row of the table gives the same)."""
     tags = tags or _HEADLINE_TAGS
     nodes = page.nodes
     first = None
     wanted = _fold_key(title) if title else ""
-    for row in heading_rows(page):
+    for row in rows:
         tag = nodes.tag[row]
         if tag == "h1" and first is None:
             first = int(nodes.seg_hi[row])

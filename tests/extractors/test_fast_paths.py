@@ -870,18 +870,9 @@ def test_heading_rows_are_the_headings_the_tree_walk_finds():
 
 def _plain_headline_segment(page, title, tags=None) -> int:
     """``bylines._find_headline_segment`` as it was: a test of every row of the table."""
-    from extractors.bylines import _HEADLINE_TAGS, _fold_key
+    from extractors.bylines import _headline_among
 
-    tags, nodes, first = tags or _HEADLINE_TAGS, page.nodes, None
-    wanted = _fold_key(title) if title else ""
-    for row, tag in enumerate(nodes.tag):
-        if tag == "h1" and first is None:
-            first = int(nodes.seg_hi[row])
-            if not wanted:
-                break
-        if wanted and tag in tags and _fold_key(nodes.inner_text(row)) == wanted:
-            return int(nodes.seg_hi[row])
-    return first or 0
+    return _headline_among(page, title, tags, range(len(page.nodes.tag)))
 
 
 def test_headline_segments_over_the_heading_rows_are_those_of_every_row():
