@@ -42,8 +42,8 @@ from evaluation.datasets import is_validation, load_dataset, site_of
 from evaluation.listmetrics import normalise_page_type, page_type_correct
 from evaluation.training.corpus import dataset_folders, parsed_pages
 from extractors.modelio import MODELS_DIR, save_model
-from extractors.pagetype import (FEATURES, KIND_FLOORS, MODEL_NAME, Forest, PageTypeModel,
-                                 address_floor)
+from extractors.pagetype import (FEATURES, KIND_FLOORS, LIST_FLOOR, MODEL_NAME, Forest,
+                                 PageTypeModel, address_floor, list_floor)
 
 __all__ = ["add_arguments", "run"]
 
@@ -171,8 +171,8 @@ def _decide(heuristic: list[str], p_article: np.ndarray, p_list: np.ndarray, flo
             rescue: float, kinds: list[tuple[str, ...]] | None = None) -> list[str]:
     """:meth:`PageTypeModel.decide` over many pages (``kinds``: each page's kinds,
     :func:`extractors.pagetype.page_kinds`)."""
-    return ["article" if a >= address_floor(f, k, p >= 0.5)
-            else ("list" if p >= 0.5 else "other")
+    return ["article" if a >= address_floor(f, k, p >= LIST_FLOOR)
+            else ("list" if p >= list_floor(k) else "other")
             for f, k, a, p in zip((floor if h == "article" else rescue for h in heuristic),
                                   kinds or [()] * len(heuristic), p_article.tolist(),
                                   p_list.tolist(), strict=True)]
@@ -293,9 +293,11 @@ def run(args: argparse.Namespace) -> int:
                              f"{KIND_FLOORS} (media: /av/, /video/, /podcasts/...; root: / "
                              "without a query; reference: docs/, forum/, viewtopic.php...; "
                              "commerce: /products/, /pricing/...; section: /topic/<name>, "
-                             "/news...; teasers: a body that is a column of headline-link "
-                             "teasers; cards: 20+ <article> elements; offer: a declared "
-                             "product, service or FAQ and no article; undeclared: JSON-LD "
+                             "/news...; catalogue: /browse/, /c/, /collections/..., where "
+                             "P(list) >= 0.3 also makes a list; teasers: a body that is a "
+                             "column of headline-link teasers; cards: 20+ <article> "
+                             "elements; offer: a declared product, service or FAQ and no "
+                             "article; undeclared: JSON-LD "
                              "types and no article type; listed: DWSIE types it list and "
                              "the list step reads its list subtrees, a CJK page with 4+ "
                              "dated headlines); else list if "

@@ -1,7 +1,8 @@
 """Page type: the heuristic and the shipped page model that decides, on the real fixture pages
 (tests/fixtures/pages: aeb, cx_163, cx_bbc, wcxb_dev, gerapy_listdetail; pagetype/,
-pagetype_media/, pagetype_root/, pagetype_address/, pagetype_offer/ and pagetype_undeclared/:
-wcxb_dev, cx_163; see SOURCES.md), the media, root and reference address rules, the teaser body,
+pagetype_media/, pagetype_root/, pagetype_address/, pagetype_offer/, pagetype_undeclared/ and
+pagetype_catalogue/: wcxb_dev, cx_163; see SOURCES.md), the media, root, reference and catalogue
+address rules, the teaser body,
 cards, declared offer and undeclared article rules, and
 ``newscrawl train pagetype`` on tests/fixtures/eval/page_type (wcxb_dev and gerapy_listdetail
 pages, CC-BY-4.0 and Apache-2.0)."""
@@ -22,13 +23,15 @@ from extractors.boilerplate import page_itemtypes
 from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
-from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, CJK_LISTED_RULES,
+from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, CATALOGUE_ARTICLE_FLOOR,
+                                 CATALOGUE_LIST_FLOOR, CJK_LISTED_RULES, LIST_FLOOR,
                                  FEATURES, KIND_FLOORS, LIST_KINDS, LISTED_ARTICLE_FLOOR,
                                  MEDIA_ARTICLE_FLOOR,
                                  OFFER_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
                                  ROOT_ARTICLE_FLOOR, TEASER_ARTICLE_FLOOR,
                                  UNDECLARED_ARTICLE_FLOOR, PageTypeModel,
-                                 address_floor, address_kinds, card_page, classify_page,
+                                 address_floor, address_kinds, card_page, catalogue_address,
+                                 classify_page, list_floor,
                                  commerce_address, declared_no_article, declared_offer,
                                  heuristic_type, listed_page, load_page_model, media_address,
                                  page_features,
@@ -145,14 +148,20 @@ def _media_page(url: str) -> tuple[dict, bytes]:
     return _address_page("pagetype_media", url)
 
 
-def _p_article_and_floor(result) -> tuple[float, float]:
-    """(P(article), the floor the shipped model alone asks) of an extraction's page."""
+def _probabilities(result) -> tuple[float, float, float]:
+    """(P(article), P(list), the floor the shipped model alone asks) of an extraction's page."""
     main = extract_main_text(result.page)
     guess = heuristic_type(result.page, main)
     model = load_page_model(None)
-    p_article, _ = model.probabilities(page_features(result.page, main.text, result.fields,
-                                                     result.body, guess))
-    return p_article, model.article_floor if guess == "article" else model.article_rescue
+    p_article, p_list = model.probabilities(page_features(result.page, main.text, result.fields,
+                                                          result.body, guess))
+    return p_article, p_list, model.article_floor if guess == "article" else model.article_rescue
+
+
+def _p_article_and_floor(result) -> tuple[float, float]:
+    """(P(article), the floor the shipped model alone asks) of an extraction's page."""
+    p_article, _, floor = _probabilities(result)
+    return p_article, floor
 
 
 def _unsure_page(folder: str, url: str, kind_floor: float):
@@ -352,6 +361,39 @@ def test_offer_tool_and_developer_pages_the_model_is_unsure_of_are_not_articles(
     assert result.page_type == gold["page_type"] == "other"
 
 
+@pytest.mark.parametrize("url", [
+    "https://www.famousfootwear.com/browse/featured/crocs-classic-clogs",
+    "https://www.shoebank.com/browse/shoes/mens/sneakers"])
+def test_a_shop_category_page_at_a_catalogue_address_is_a_list(url):
+    """Two shoe shops' category pages under ``/browse/`` (wcxb_dev, sites held out of training,
+    gold list): P(article) over the model's own floor and under the catalogue floor, P(list)
+    under the list forest's even odds and over the catalogue's list floor; typed article before
+    the catalogue address (2026-11-28)."""
+    gold, html = _address_page("pagetype_catalogue", url)
+    result = extract(html, url=gold["url"])
+    p_article, p_list, floor = _probabilities(result)
+    assert floor <= p_article < CATALOGUE_ARTICLE_FLOOR
+    assert CATALOGUE_LIST_FLOOR <= p_list < LIST_FLOOR
+    assert "catalogue" in address_kinds(gold["url"]) and list_floor(("catalogue",)) < LIST_FLOOR
+    assert result.page_type == gold["page_type"] == "list"
+
+
+@pytest.mark.parametrize("url, catalogue", [
+    ("https://www.amazon.com/Headphones-Accessories-Supplies/b?ie=UTF8&node=172541", True),
+    ("https://www.solostove.com/eu/en-bg/c/fire-pits", True),
+    ("https://www.gymshark.com/collections/all-products", True),
+    ("https://www.cuisinart.com/shopping/appliances/bread-makers/", True),
+    ("https://www.ikea.com/us/en/cat/desks-20649/", True),
+    ("https://example.com/category/2024/05/news/", False),  # filed by date: a story
+    ("https://publicdomainreview.org/collection/moseley-coffee", False),  # an essay
+    ("https://lobste.rs/s/dwip3v/rust_project_goals_for_2024", False),
+    ("https://www.cityofsouthfield.com/departments/building-department/", False),
+    (None, False),
+])
+def test_catalogue_address_reads_shop_category_segments(url, catalogue):
+    assert catalogue_address(url) is catalogue
+
+
 def test_a_page_of_cards_the_model_is_unsure_of_is_not_an_article():
     """pinchofyum.com/recipes/air-fryer-recipes (wcxb_dev, the gate's page-type set, gold list):
     a grid of recipe cards, each an ``<article>``, P(article) 0.15, over the model's own floor,
@@ -512,18 +554,23 @@ def test_address_kinds_names_each_kind_with_a_floor():
     assert address_kinds("https://www.bbc.com/news/av/world-asia-44983991") == ("media",)
     assert address_kinds("https://docs.example.org/") == ("root", "reference")
     assert address_kinds("https://www.bbc.com/news/world-asia-44983991") == ()
-    assert set(ADDRESS_FLOORS) == {"media", "root", "reference", "commerce", "section"}
+    assert set(ADDRESS_FLOORS) == {"media", "root", "reference", "commerce", "section",
+                                   "catalogue"}
+    assert address_kinds("https://www.rei.com/c/hiking-boots") == ("catalogue",)
+    assert list_floor(("commerce", "catalogue")) == CATALOGUE_LIST_FLOOR
+    assert list_floor() == list_floor(("commerce",)) == LIST_FLOOR
     assert address_floor(0.1, ("media", "commerce")) == max(ADDRESS_FLOORS["media"],
                                                              ADDRESS_FLOORS["commerce"])
 
 
 def test_a_section_front_the_model_is_unsure_of_is_a_list():
     """wired.com/category/science/ (wcxb_dev, gold list): typed article before the section address
-    rule, a list since; its body is the list walk's."""
+    rule, a list since; its body is the list walk's. ``/category/`` is a catalogue address too
+    (2026-11-28), whose floor the page misses as well."""
     from tests.fixture_pages import fixture
 
     gold = fixture("wcxb_dev-00877.html")
-    assert address_kinds(gold["url"]) == ("section",)
+    assert address_kinds(gold["url"]) == ("section", "catalogue")
     assert extract(page_bytes(gold), url=gold["url"]).page_type == gold["page_type"] == "list"
 
 
