@@ -1308,3 +1308,23 @@ def test_a_heading_linked_back_to_the_page_s_contents_stays():
     gold, result = _extract("readability_testpages-00057.html")
     teaser = "How Your Brain Corrupts Your Shopping Choices"
     assert teaser not in gold["body"] and teaser not in result.body
+
+
+def test_a_list_of_links_under_a_part_s_heading_stays():
+    # cx_bbc (MIT) health-40644896: "Charlie Gard: A legal timeline", a crosshead and then a list
+    # whose items are each a date and a link, the story going on after it: a link node, pruned
+    # while only a paragraph before the list kept it (its silver gold keeps the timeline).
+    gold, result = _extract("cx_bbc-00026.html")
+    for item in ("8 June: 8 Appeal is dismissed",
+                 "27 June: 27 European Court of Human Rights reject plea to intervene in case"):
+        assert item in gold["body"], item
+        assert item in result.body.splitlines(), item
+    # the same list under a heading at the story's end (no story after it) is still a link node
+    story = b"<p>" + b"The court heard the parents' appeal on Tuesday afternoon. " * 10 + b"</p>"
+    links = b"<ul>" + b"".join(b"<li><a href=/s%d>Another story %d</a></li>" % (i, i)
+                               for i in range(4)) + b"</ul>"
+    page = parse_page(b"<html><body><div>" + story + b"<h2>Timeline</h2>" + links + story
+                      + b"<h2>More</h2>" + links.replace(b"Another", b"Further")
+                      + b"</div></body></html>")
+    text = extract_main_text(page, content=furniture_mask(page.nodes)).text
+    assert "Another story 1" in text and "Further story 1" not in text
