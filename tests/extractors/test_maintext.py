@@ -1308,3 +1308,20 @@ def test_a_heading_linked_back_to_the_page_s_contents_stays():
     gold, result = _extract("readability_testpages-00057.html")
     teaser = "How Your Brain Corrupts Your Shopping Choices"
     assert teaser not in gold["body"] and teaser not in result.body
+
+
+def test_teasers_of_other_stories_inside_the_story_s_region_are_left_out():
+    # ndr.de's podcast page (trafilatura_eval): three "teaser" boxes (a linked headline and its
+    # summary: "Was Sie zum Coronavirus wissen müssen", "Regelmäßig beantwortet Virus-Forscher
+    # ...") sit among the episode's paragraphs; bmel.de: "c-teaser" cards of other pages
+    # ("Kommission Gleichwertige Lebensverhältnisse") after the text. Both unwanted snippets of
+    # the gold; the story's own paragraphs stay (extractors.TEASER_WORDS).
+    for name, gone in (("trafilatura_eval-00323.html", ("Was Sie zum Coronavirus wissen müssen",
+                                                       "Themen: Kritik aus dem Internet")),
+                       ("trafilatura_eval-00657.html", ("Kommission Gleichwertige",))):
+        gold, result = _extract(name)
+        tp, fn, fp, tn = snippet_counts(result.body, gold["with"], gold["without"])
+        assert (tp, fn) == (len(gold["with"]), 0)
+        for text in gone:
+            assert text in gold["without"] or any(text in s for s in gold["without"])
+            assert text not in result.body
