@@ -1328,3 +1328,20 @@ def test_a_list_of_links_under_a_part_s_heading_stays():
                       + b"</div></body></html>")
     text = extract_main_text(page, content=furniture_mask(page.nodes)).text
     assert "Another story 1" in text and "Further story 1" not in text
+
+
+def test_teasers_of_other_stories_inside_the_story_s_region_are_left_out():
+    # ndr.de's podcast page (trafilatura_eval): three "teaser" boxes (a linked headline and its
+    # summary: "Was Sie zum Coronavirus wissen müssen", "Regelmäßig beantwortet Virus-Forscher
+    # ...") sit among the episode's paragraphs; bmel.de: "c-teaser" cards of other pages
+    # ("Kommission Gleichwertige Lebensverhältnisse") after the text. Both unwanted snippets of
+    # the gold; the story's own paragraphs stay (extractors.TEASER_WORDS).
+    for name, gone in (("trafilatura_eval-00323.html", ("Was Sie zum Coronavirus wissen müssen",
+                                                       "Themen: Kritik aus dem Internet")),
+                       ("trafilatura_eval-00657.html", ("Kommission Gleichwertige",))):
+        gold, result = _extract(name)
+        tp, fn, fp, tn = snippet_counts(result.body, gold["with"], gold["without"])
+        assert (tp, fn) == (len(gold["with"]), 0)
+        for text in gone:
+            assert text in gold["without"] or any(text in s for s in gold["without"])
+            assert text not in result.body
