@@ -1023,3 +1023,102 @@ def test_one_space_makes_the_runs_one_as_the_run_pattern_did(text):
     from extractors.boilerplate import _SPACE_RUNS, _one_space
 
     assert _one_space(text) == _SPACE_RUNS.sub(" ", text)
+
+
+def test_bylines_after_the_headline_kept_per_page_are_fresh_ones():
+    """``bylines._byline_after_headline`` keeps its answer per page and arguments (the text-author
+    reader, ``plain_byline`` and ``person_over_outlet`` ask it the same question): on every
+    fixture page, labelled or not, under the chosen title or the first ``<h1>``, the kept answer
+    is the fresh reading's, and a caller changing the list it got changes no later answer."""
+    from extractors.bylines import _byline_after_headline, _read_byline_after_headline
+
+    named = 0
+    for result in _extractions():
+        page, sites = result.page, (result.fields.site_name or "",)
+        for labelled in (False, True):
+            for title in (None, result.fields.title):
+                fresh = _read_byline_after_headline(page, sites, labelled, title)
+                first = _byline_after_headline(page, sites, labelled=labelled, title=title)
+                first.append("changed by a caller")
+                assert _byline_after_headline(page, sites, labelled=labelled, title=title) == fresh
+                named += bool(fresh)
+    assert named > 20
+
+
+def _fuller_byline_reading_the_byline_first(names, page, sites, title):
+    """``fields._fuller_byline`` as it was: the byline read first, then the declared names."""
+    from extractors import bylines
+    from extractors.fields import _LOGIN
+
+    found = bylines.plain_byline(page, sites, title)
+    if not found:
+        if len(names) == 1 and " " not in names[0].strip():
+            return bylines.name_written_out(page, names[0].strip(), sites)
+        return []
+    firsts = {n.split()[0].casefold() for n in found}
+    for name in names:
+        if " " in name.strip() or not (_LOGIN.search(name) or name.casefold() in firsts):
+            return []
+    return found
+
+
+def test_a_declared_name_with_a_space_is_answered_without_the_byline(monkeypatch):
+    """``fields._fuller_byline`` answers [] for declared names of which one holds a space
+    without reading the byline (it cannot make them a login); on every fixture page, for
+    declared names built from the page's own byline (a login, a first name, full names, and
+    mixes), its answer is the one of the byline read first."""
+    from extractors import bylines
+    from extractors.fields import _fuller_byline
+
+    asked = 0
+    for result in _extractions():
+        page, sites, title = result.page, (result.fields.site_name or "",), result.fields.title
+        shown = bylines.plain_byline(page, sites, title) or ["Jane Doe"]
+        first = shown[0].split()[0]
+        for names in ([first], [first.lower() + ".x"], ["jdoe"], shown, [first, shown[0]],
+                      ["Jane Doe"], ["AFP", "Jane Doe"], [" Jane  Doe "]):
+            assert _fuller_byline(list(names), page, sites, title) == \
+                _fuller_byline_reading_the_byline_first(list(names), page, sites, title)
+            asked += 1
+    assert asked > 500
+
+    def no_byline(*_args):
+        raise AssertionError("the byline was read")
+
+    monkeypatch.setattr(bylines, "plain_byline", no_byline)
+    page = _extractions()[0].page
+    assert _fuller_byline(["Jane Doe"], page, (), None) == []
+    assert _fuller_byline(["jdoe", "Jane Doe"], page, (), None) == []
+
+
+class _Uncounted(list):
+    """A node table's tag list whose tags may not be counted."""
+
+    def count(self, value):
+        raise AssertionError(f"the tags were counted ({value!r})")
+
+
+def test_body_metadata_of_a_page_under_the_cap_is_read_without_counting_its_tags():
+    """``metadata._read_body`` counts the body's metadata tags only where the page has more rows
+    (and ``itemprop`` rows) than ``MAX_ELEMENTS``: on every fixture page under the cap it reads,
+    without counting them, what the plain walk of the body's elements reads; on the pages over
+    it, counting them, the same."""
+    from types import SimpleNamespace
+
+    from extractors import metadata
+
+    read = under = 0
+    for result in _extractions():
+        page = result.page
+        nodes, markup = page.nodes, page_markup(page)
+        found, plain = metadata.Metadata(), metadata.Metadata()
+        fits = len(markup.itemprops) + len(nodes.tag) <= metadata.MAX_ELEMENTS
+        tags = _Uncounted(nodes.tag) if fits else list(nodes.tag)
+        under += fits
+        metadata._read_body(SimpleNamespace(nodes=SimpleNamespace(elements=nodes.elements,
+                                                                  tag=tags)), markup, found)
+        for element in metadata._body_elements(page):
+            metadata._read_element(element, plain)
+        assert found == plain
+        read += len(found.times) + len(found.rel_authors) + len(found.microdata)
+    assert read > 50 and under > 80
