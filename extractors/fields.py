@@ -386,10 +386,15 @@ def _earlier_dateline(page: Page, declared: tuple[FoundDate, str], fetched_at: d
     under = bylines.headline_dateline(page, fetched_at, title)
     if under is None or under.day() >= declared[0].day():
         return None
-    in_url = url_date(page.url)
-    if in_url is not None and in_url.day() == declared[0].day():
+    if _url_names(page, declared[0]):
         return None
     return under, "text"
+
+
+def _url_names(page: Page, declared: FoundDate) -> bool:
+    """Whether the page's URL, written when the story was filed, names ``declared``'s day."""
+    in_url = url_date(page.url)
+    return in_url is not None and in_url.day() == declared.day()
 
 
 def _generic_only(chosen: tuple[FoundDate, str], meta: Metadata) -> bool:
@@ -503,9 +508,8 @@ def _shown_date(page: Page, declared: tuple[FoundDate, str], fetched_at: datetim
         return None  # "09.10.2024" read the other way round is the declared 10 September
     if rival is not None and rival[0].day() == shown.day():
         return rival
-    in_url = url_date(page.url)
-    if in_url is not None and in_url.day() == declared[0].day():
-        return None  # the URL, written when the story was filed, names the declared day too
+    if _url_names(page, declared[0]):
+        return None  # the URL names the declared day too
     if generic or (stamped is not None and shown.day() == stamped()):
         return shown, "text"
     if not versions and shown.day() > declared[0].day():
