@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
@@ -229,6 +229,32 @@ def _htmldate(page: Page, document, fetched_at: datetime | None, extensive: bool
             and not _writes_new_year(page, date.when.year):
         return None  # a bare year (a copyright line) read as 1 January
     return date
+
+
+def shows_day(page: Page, day: date, langs: tuple[str, ...] = ()) -> bool:
+    """Whether the page's text (its segments, not attributes, scripts or ``<meta>``) writes
+    ``day``: as ISO or CJK (``2019-09-07``, ``2019/9/7``, ``2019年9月7日``), numeric day or month
+    first with a four-digit year (``07.09.2019``, ``7/9/2019``, ``9/7/2019``, ``07-09-2019``),
+    German short (``07.09.19``: two-digit years only zero-padded, as "vBulletin 3.8.11" is no
+    day), or a word between the day and year in either order that reads as ``day``
+    (``parse_date``: "7 September 2019", "Sep. 7th, 2019", "7 de septiembre de 2019").
+
+    A search for one known day, not a reading of every date: ``first_date_in`` finds the first
+    date only and dateparser's ``search_dates`` is slow and guesses languages."""
+    y, m, d = day.year, day.month, day.day
+    text = "\n".join(page.nodes.seg_text)
+    numeric = (rf"(?<!\d){y}\s*[-/.年]\s*0?{m}\s*[-/.月]\s*0?{d}(?!\d)",
+               rf"(?<![\d.])0?{d}\.\s?0?{m}\.\s?{y}(?!\d)",
+               rf"(?<![\d.]){d:02d}\.{m:02d}\.{y % 100:02d}(?![\d.])",
+               rf"(?<![\d/])0?{d}/0?{m}/{y}(?!\d)", rf"(?<![\d/])0?{m}/0?{d}/{y}(?!\d)",
+               rf"(?<![\d-])0?{d}-0?{m}-{y}(?!\d)")
+    if any(re.search(pattern, text) for pattern in numeric):
+        return True
+    named = re.compile(rf"(?i)(?<!\d)0?{d}(?:st|nd|rd|th|er|º)?\.?\s+(?:of\s+|de\s+)?"
+                       rf"[^\W\d_]{{3,}}\.?,?\s+(?:de\s+)?{y}(?!\d)|"
+                       rf"[^\W\d_]{{3,}}\.?\s+0?{d}(?:st|nd|rd|th)?,?\s+{y}(?!\d)")
+    return any((found := parse_date(match.group(), None, langs)[0]) is not None
+               and found.day() == day for match in named.finditer(text))
 
 
 def _writes_new_year(page: Page, year: int) -> bool:

@@ -232,6 +232,18 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "a thread's first post's <time> stays: no <time> gives the 2017-05-11 under its headline"),
     ("trafilatura_eval-00454.html", "2020-09-20",
      "no metadata; the comment boxes' <time>s (the 23rd first) are no candidate: 'am 20.09.'"),
+    ("trafilatura_eval-00591.html", "2021-10-13",
+     "a bare <meta name='date'> of 2021-10-15, no modification: the earlier day under the h1"),
+    ("htmldate_eval-00221.html", "2020-01-19",
+     "JSON-LD's 2020-01-20 09:49 UTC, no modification: 'January 19, 2020' under the headline"),
+    ("trafilatura_eval-00106.html", "2009-02-18",
+     "no metadata: htmldate's <abbr title='9 Apr 2003'>, a day the text never writes, gives way"),
+    ("trafilatura_eval-00448.html", "2019-06-13",
+     "no metadata: htmldate's body <meta content='01/01/2004'> gives way to 'Updated June 13'"),
+    ("trafilatura_eval-00854.html", "2023-10-31",
+     "no metadata: htmldate's '31.10.23', written in the text, stays over the reader's 30th"),
+    ("htmldate_eval-00714.html", "2023-11-09",
+     "a modification declared: 'November 8, 2023, 11:15 PM' under the headline stays out"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
