@@ -274,8 +274,9 @@ def _workers_run(sites: _Sites, url: str, count: int, args: argparse.Namespace,
     row.update(_bounds(sites, count, args))
     row.update(_timeline(sites, count, samples))
     row["redis_commands_per_page"] = round(commands / max(1, sites.served), 1)
-    row["politeness"] = [_summary(workdir / f"w{count}-{n}").get("politeness", {})
-                         for n in range(count)]  # fmt: skip
+    summaries = [_summary(workdir / f"w{count}-{n}") for n in range(count)]
+    row["politeness"] = [summary.get("politeness", {}) for summary in summaries]
+    row["leases"] = [summary.get("leases", {}) for summary in summaries]  # sites_full, yielded...
     return row
 
 

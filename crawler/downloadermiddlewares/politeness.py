@@ -15,11 +15,18 @@ In distributed mode this downloader middleware asks Redis before each request le
   parser Scrapy uses), is shared in the hash ``newscrawl:polite:crawl_delay``.
 
 One Lua script takes a slot atomically (Redis's clock, so workers' clocks need not agree) or says
-how long to wait; the request waits without blocking the reactor. While Redis is away the check is
-skipped (the worker's own download slots still apply) and counted. Embedded mode needs none of this
-(one process: Scrapy's slots and ``DOWNLOAD_DELAY`` do it); ``Crawl-delay`` is not applied there.
+how long to wait; the request waits without blocking the reactor. A request leased from the shared
+queue comes with a slot its lease reserved (the lease skips sites whose slots are full, so a
+worker's requests no longer wait here for one site while other sites have free slots:
+:mod:`crawler.scheduling.slots`): the script confirms it, starting the site's delay, and
+``process_exception`` gives back the reservation of a request dropped before it got here. While
+Redis is away the check is skipped (the worker's own download slots still apply) and counted.
+Embedded mode needs none of this (one process: Scrapy's slots and ``DOWNLOAD_DELAY`` do it);
+``Crawl-delay`` is not applied there.
 
 Stats: ``newscrawl/politeness/waited`` (requests that waited), ``newscrawl/politeness/wait_s``,
+``newscrawl/politeness/reserved`` (requests that came with their lease's slot),
+``newscrawl/politeness/taken_over`` (requests that used another's unused reservation),
 ``newscrawl/politeness/crawl_delay`` (robots.txt delays seen), ``newscrawl/politeness/skipped``
 (Redis away).
 """
@@ -27,7 +34,6 @@ Stats: ``newscrawl/politeness/waited`` (requests that waited), ``newscrawl/polit
 from __future__ import annotations
 
 import logging
-import uuid
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -36,6 +42,9 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import sleep
 
 from pipelines.redis_conn.link import redis_link
+from crawler.scheduling.slots import (
+    PREFIX, TAKE_SLOT, give_back, reservations, site_pace, slot_keys,
+)
 from crawler.scope import site_origin
 from crawler.sites import SiteBook
 
@@ -46,7 +55,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-__all__ = ["MAX_CRAWL_DELAY_S", "POLITENESS_ORDER", "SharedPoliteness"]
+__all__ = ["MAX_CRAWL_DELAY_S", "POLITENESS_ORDER", "RESERVED_META", "SharedPoliteness"]
 
 logger = logging.getLogger(__name__)
 
@@ -57,19 +66,33 @@ MAX_CRAWL_DELAY_S = 60.0
 #: Longest single wait before asking again (a slot may free at any time).
 POLL_S = 0.1
 SLOT_META = "newscrawl_polite_slot"
-PREFIX = "newscrawl:polite"
+#: Meta key of a leased request: the token of the slot its lease reserved (set by the scheduler).
+RESERVED_META = "newscrawl_polite_reserved"
 
-_ACQUIRE = """
+# ARGV: token, concurrency, delay ms, slot ms, site, whether the token is a reservation to confirm
+# (kept while the site's delay runs; dropped if a stricter concurrency applies since the lease)
+_ACQUIRE = TAKE_SLOT + """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
-local next_at = tonumber(redis.call('GET', KEYS[2]) or '0')
-if now < next_at then return next_at - now end
-local delay = math.max(tonumber(ARGV[3]), tonumber(redis.call('HGET', KEYS[3], ARGV[5]) or '0'))
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
-if delay > 0 then redis.call('SET', KEYS[2], now + delay, 'PX', math.floor(delay) + 1000) end
+local concurrency, slot_ms = tonumber(ARGV[2]), tonumber(ARGV[4])
+if ARGV[6] == '1' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+  if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+    if redis.call('ZCARD', KEYS[1]) > concurrency then
+      redis.call('ZREM', KEYS[1], ARGV[1])
+    else
+      hold_slot(KEYS[1], ARGV[1], slot_ms, slot_ms, now)
+      local next_at = tonumber(redis.call('GET', KEYS[2]) or '0')
+      if now < next_at then return next_at - now end
+      start_delay(KEYS[2], ARGV[5], tonumber(ARGV[3]), now)
+      return 0
+    end
+  end
+end
+local wait = slot_wait(KEYS[1], KEYS[2], concurrency, now)
+if wait ~= 0 then return wait end
+hold_slot(KEYS[1], ARGV[1], slot_ms, slot_ms, now)
+start_delay(KEYS[2], ARGV[5], tonumber(ARGV[3]), now)
 return 0
 """
 
@@ -87,6 +110,9 @@ class SharedPoliteness:
         self.link = redis_link(crawler)
         self._acquire = self.link.client.register_script(_ACQUIRE)
         self.sites = SiteBook(link=self.link, crawler=crawler)  # a sites file's own pace
+        self.reservations = reservations(crawler)  # the scheduler's leases may reserve slots
+        self.reservations.pace = self.pace
+        self.reservations.slot_ms = self.slot_ms
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -102,12 +128,17 @@ class SharedPoliteness:
 
     async def process_request(self, request: Request) -> None:
         site = site_origin(request.url)
-        token = uuid.uuid4().hex
-        keys = [f"{PREFIX}:{site}:active", f"{PREFIX}:{site}:next", f"{PREFIX}:crawl_delay"]
-        rules = self.sites.get(request.url)
-        concurrency = rules.concurrency if rules and rules.concurrency else self.concurrency
-        delay_ms = int(rules.delay * 1000) if rules and rules.delay is not None else self.delay_ms
-        args = [token, concurrency, delay_ms, self.slot_ms, site]
+        reserved = self._reservation(request, site)
+        if reserved is not None:
+            self._count("reserved")
+        else:  # a robots.txt fetch, a sibling: the slot a leased request of the site has not used
+            reserved = self.reservations.take_over(site)
+            if reserved is not None:
+                self._count("taken_over")
+        token = reserved or self.reservations.token()  # counted as this worker's slot
+        keys = list(slot_keys(site))
+        concurrency, delay_ms = self.pace(request.url)
+        args = [token, concurrency, delay_ms, self.slot_ms, site, "0" if reserved is None else "1"]
         waited = 0.0
         while True:
             wait_ms = self.link.query(lambda _c: int(self._acquire(keys=keys, args=args)), None)
@@ -123,6 +154,23 @@ class SharedPoliteness:
         if waited:
             self._count("waited")
             self.crawler.stats.inc_value("newscrawl/politeness/wait_s", round(waited, 2))
+
+    def pace(self, url: str) -> tuple[int, int]:
+        """The site's (requests in flight, ms between starts): its sites-file entry's, or ours."""
+        return site_pace(self.sites, url, self.concurrency, self.delay_ms)
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        """A request dropped before this middleware (robots.txt disallows it...) gives back the
+        slot its lease reserved."""
+        token = request.meta.pop(RESERVED_META, None)
+        if token:
+            give_back(self.link, self.reservations, site_origin(request.url), token)
+
+    def _reservation(self, request: Request, site: str) -> str | None:
+        """The unused reservation the request's lease made, now claimed (None: none, or another
+        request of the site took it over)."""
+        token = request.meta.pop(RESERVED_META, None)
+        return token if token and self.reservations.claim(site, token) else None
 
     def process_response(self, request: Request, response: Response) -> Response:
         if urlsplit(request.url).path == "/robots.txt" and response.status == 200:

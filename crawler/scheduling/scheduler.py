@@ -29,11 +29,25 @@ lease call a look, only while this worker is short of work): a request found is 
 and handed to the engine with ``crawler.engine.crawl``, Scrapy's public way to have the engine ask
 its scheduler again (``enqueue_request`` knows the held request and does not queue it twice).
 
+With the shared politeness on (its middleware registers the worker's
+:class:`~crawler.scheduling.slots.Reservations`), a lease takes the first request, among the
+queue's first ``LEASE_WINDOW``, whose site has a free shared slot, and reserves that slot for the
+request (:mod:`crawler.scheduling.slots`): a worker used to lease the queue's head whatever its
+site and hold one of its ``CONCURRENT_REQUESTS`` in the politeness middleware until a slot of that
+site freed (27-41 such waits a worker in the crawl bench's two-worker runs at 1 s a response).
+When every site near the head is full the lease gives nothing and the poll above looks again.
+The lease is fair between workers: one that got nothing is noted at the sites it found full, and
+another worker holding more of such a site's slots passes over a slot that frees there until the
+refused worker's next poll (:mod:`crawler.scheduling.slots`).
+
 ``close()`` and ``flush()`` never delete the shared keys (scrapy-redis's ``close()`` does when
 ``SCHEDULER_PERSIST`` is false); ``close()`` puts this worker's unfinished leases back at once.
 Stats under ``newscrawl/leases/``: ``taken``, ``acked``, ``handed_over``, ``failed``,
 ``renew_missed`` (a lease that expired while this worker still held it), ``reaped``, ``released``,
-``bad_entries``, ``polled`` (requests the poll found and handed to the engine).
+``bad_entries``, ``polled`` (requests the poll found and handed to the engine), ``sites_full``
+(leases that found every site near the queue's head full), ``skipped_full`` (entries passed over
+for a later one whose site had a free slot), ``yielded`` (sites with a free slot passed over for a
+refused worker holding fewer of their slots).
 """
 
 from __future__ import annotations
@@ -49,11 +63,15 @@ from scrapy.utils.request import request_from_dict
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
-from crawler.scheduling.leases import LeaseKeys, LeaseQueue
+from crawler.downloadermiddlewares.politeness import RESERVED_META
+from crawler.scheduling.leases import LeaseKeys, LeaseQueue, Leased, Refused
 from crawler.scheduling.seen import REFETCH_AFTER_DAYS
 from pipelines.redis_conn.link import HELD, PROBE_MAX_S, redis_link
 from crawler.rounds import ROUND_META
 from crawler.scope import site_origin
+from crawler.scheduling.slots import (
+    RESERVE_S, give_back, refusal_ms, reservations, url_prefix,
+)
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
 from crawler.serializers.json_request import RejectedRequest
 from pipelines.redis_conn.clients import check_reachable, crawl_redis_url, crawler_redis
@@ -149,12 +167,20 @@ class SharedQueueScheduler(Scheduler):
         self._loops[0].start(self.lease_s / 3, now=False)
         self._loops[1].start(self.reap_interval, now=True)
         self._poll = task.LoopingCall(self._look)
+        # the shared politeness's slots, reserved by the lease (crawler.scheduling.slots): only
+        # when its middleware is on, which confirms them
+        self.reservations = reservations(self.crawler)
+        self.polite = self.reservations.pace is not None
 
     def close(self, reason: str) -> None:
         for loop in [*getattr(self, "_loops", []), getattr(self, "_poll", None)]:
             if loop is not None and loop.running:
                 loop.stop()
-        self._ready.clear()  # leased and tracked: drain() below puts them back
+        for request in self._ready:  # leased and tracked: drain() below puts them back
+            reserved = request.meta.pop(RESERVED_META, None)
+            if reserved:
+                give_back(self.link, self.reservations, site_origin(request.url), reserved)
+        self._ready.clear()
         unfinished = self.tracker.drain()
         released = self.link.query(lambda _c: self.leases.release(unfinished), 0)
         self._count("released", released)
@@ -180,10 +206,12 @@ class SharedQueueScheduler(Scheduler):
         if any(request is held for held in self._ready):  # the poll's wake-up (_look): held here
             return True
         parent = request.meta.pop(LEASE_META, None)  # a redirect or retry of a leased request
+        request.meta.pop(RESERVED_META, None)  # never queued: a slot is reserved per lease
         fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
-        member = self._encode(request).decode("utf-8")
+        raw = self._encode(request)
+        member = raw.decode("utf-8")
         data = {"member": member, "score": self._score(request), "fp": fingerprint,
-                "fr": request.meta.get(ROUND_META)}  # fmt: skip
+                "fr": request.meta.get(ROUND_META), "site": self._site_entry(request, raw)}
         result = self.link.send("push", data)
         self.tracker.hand_over(parent)
         if result is HELD:
@@ -220,29 +248,41 @@ class SharedQueueScheduler(Scheduler):
             logger.debug("engine closing; %s stays leased here until close", request.url)
 
     def _take(self) -> Request | None:
-        """Lease the first queued request (None: queue empty, Redis away, or a bad entry)."""
+        """Lease the first queued request whose site has a free shared slot, reserving it (the
+        first queued request, with the shared politeness off); None: queue empty, every site of
+        its first entries full, Redis away, or a bad entry."""
         if not self.link.up or self.link.held:
             return None
-        found = self.link.query(lambda _c: self.leases.lease(int(self.lease_s * 1000)), None)
+        token = self.reservations.token() if self.polite else ""
+        found = self.link.query(lambda _c: self._lease(token), None)
+        if isinstance(found, Refused):  # every site near the queue's head is full: ask again later
+            self._count("sites_full")
+            self._count("yielded", found.yielded)
+            return None
         if found is None:
             return None
-        member = found[0].decode("utf-8")
+        member = found.member.decode("utf-8")
         try:
-            request = self._decode(found[0])
+            request = self._decode(found.member)
         except RejectedRequest as error:  # poisoned: a class or callback we did not write
             logger.warning("skipped a queue entry: %s", error)
             if self.stats:
                 self.stats.inc_value("newscrawl/rejected/queue_entry")
-            self.link.send("ack", {"members": [member]})
+            self._drop(member, found.site, token)
             return None
         except Exception as error:  # an entry we cannot read is dropped, never retried forever
             logger.error("dropping an unreadable shared-queue entry: %s: %.200r", error, member)
             self._count("bad_entries")
-            self.link.send("ack", {"members": [member]})
+            self._drop(member, found.site, token)
             return None
-        if found[2]:  # an earlier lease of it expired: its item may be in the stream already
+        if found.redelivered:  # an earlier lease of it expired: its item may be in the stream
             request.meta[REDELIVERED_META] = True
             self._count("redelivered")
+        if found.site:
+            request.meta[RESERVED_META] = token
+            self.reservations.add(found.site, token)
+            self._count("skipped_full", found.skipped)
+            self._count("yielded", found.yielded)
         self.tracker.take(request, member)
         self._count("taken")
         if self.stats:
@@ -278,8 +318,33 @@ class SharedQueueScheduler(Scheduler):
     def _decode(self, raw: bytes) -> Request:
         return request_from_dict(self.queue.serializer.loads(raw), spider=self.spider)
 
+    def _drop(self, member: str, site: str, token: str) -> None:
+        """Acknowledge a queue entry that is not a request of ours, giving back its slot."""
+        self.link.send("ack", {"members": [member]})
+        give_back(self.link, self.reservations, site, token)
+
+    def _lease(self, token: str) -> Leased | Refused | None:
+        lease_ms = int(self.lease_s * 1000)
+        if not self.polite:
+            found = self.leases.lease(lease_ms)
+            return Leased(*found, "", 0, 0) if found else None
+        reserve_ms = int(RESERVE_S * 1000)
+        return self.leases.lease_polite(lease_ms, token, reserve_ms, self.reservations.slot_ms,
+                                        refusal_ms(self.poll_s))  # fmt: skip
+
+    def _site_entry(self, request: Request, raw: bytes) -> tuple[str, str] | None:
+        """The queue entry's URL prefix and "``concurrency site``", for the lease to know its site
+        (:mod:`crawler.scheduling.slots`); None with the shared politeness off."""
+        prefix = url_prefix(raw) if self.polite else None
+        if prefix is None:
+            return None
+        concurrency, _ = self.reservations.pace(request.url)
+        return prefix, f"{concurrency} {site_origin(request.url)}"
+
     def _push(self, _client: Any, data: dict[str, Any]) -> bool:
-        return self.leases.push(data["member"], data["score"], data["fp"], data.get("fr"))
+        site = data.get("site")
+        return self.leases.push(data["member"], data["score"], data["fp"], data.get("fr"),
+                                tuple(site) if site else None)  # fmt: skip
 
     def _on_done(self, member: str, how: str) -> None:
         self._count(how if how != "done" else "acked")
