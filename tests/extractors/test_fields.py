@@ -1034,3 +1034,37 @@ def test_a_picture_s_credit_in_a_source_marked_field_is_no_author() -> None:
     page = parse_page(b"<html><body><div class='author'><div>By</div>"
                       b"<div>Jane Roe</div></div><p>Text.</p></body></html>")
     assert bylines.text_authors(page, ()) == ["Jane Roe"]
+
+
+@pytest.mark.parametrize("name, expected", [
+    # youhadmeatgardening.com: the sidebar's recent posts (`<aside>`) carry "Kate May" in a
+    # span.author before the article's author box names "Florina Ionescu"
+    ("trafilatura_eval-00479.html", ["Florina Ionescu"]),
+    # dpconline.org: the latest-comments list (ul.jcomments-latest) names "George Oates" before
+    # the post's author box, "Craig McCarthy"
+    ("wcxb_dev-00420.html", ["Craig McCarthy"]),
+])
+def test_an_author_marked_element_in_a_sidebar_or_comment_list_is_not_the_byline(
+        name: str, expected: list[str]) -> None:
+    gold = fixture(name)
+    fields = extract(page_bytes(gold), url=gold["url"]).fields
+    assert fields.authors == expected == [gold["author"]]
+
+
+def test_the_marked_reader_s_furniture_test_stops_at_the_story_container() -> None:
+    def names(html: bytes) -> list[str]:
+        return bylines.text_authors(parse_page(b"<html>" + html + b"</html>"), ())
+    aside = b"<aside><span class='author'>Kate May</span></aside>"
+    story = b"<p>Text.</p><div class='author-box'>Jane Roe</div>"
+    assert names(b"<body>" + aside + story + b"</body>") == ["Jane Roe"]
+    comments = b"<ul class='latest-comments'><li><span class='author'>Ann Poe</span></li></ul>"
+    assert names(b"<body>" + comments + story + b"</body>") == ["Jane Roe"]
+    # a thread's <body class="comments-page"> marks the page, not a block: its post's author
+    # stays; so does a byline inside an <article> that a commented section wraps
+    assert names(b"<body class='comments-page'><span class='author'>Ann Poe</span></body>") == [
+        "Ann Poe"]
+    assert names(b"<body><section class='commenting'><article><span class='author'>Ann Poe"
+                 b"</span></article></section></body>") == ["Ann Poe"]
+    # an author card in the story's own <aside> (toptal.com) is the story's
+    assert names(b"<body><main><p>Text.</p><aside><p class='author_card-name'>Ann Poe</p>"
+                 b"</aside></main></body>") == ["Ann Poe"]
