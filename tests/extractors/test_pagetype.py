@@ -120,6 +120,11 @@ def test_train_pagetype_writes_a_model_that_loads(tmp_path):
     assert len(model.article.roots) == 40 and (model.article.left >= 0).any()
     assert "cross_validated" in card["decision"] and "confusion" in card["validation"][
         next(iter(card["validation"]))]["model"]
+    rule = card["decision"]["floor_rule"]  # the table and the card name the rule that chose
+    assert rule == card["decision"]["cross_validated"]["rule"]
+    assert rule in ("recall of reachable articles", "fallback: best reachable recall")
+    assert "no kind's floor decides" in card["decision"]["chosen_on"]
+    assert "no kind's floor decides" in run.stdout.split("validation sites")[1]
 
 
 MISTYPED = [json.loads(line) for line in
@@ -717,3 +722,66 @@ def test_the_listed_kind_holds_only_for_a_page_the_list_forest_calls_a_list():
     assert address_floor(0.1, ("listed",)) == LISTED_ARTICLE_FLOOR
     assert _decide(["article"] * 2, np.array([0.3, 0.3]), np.array([0.7, 0.2]), 0.1, 0.1,
                    [("listed",)] * 2) == ["list", "article"]
+
+
+FLOOR_ROWS = json.loads((Path(__file__).parents[1] / "fixtures" / "pagetype_floor_rows.json"
+                         ).read_text(encoding="utf-8"))["rows"]
+
+
+def _floor_inputs() -> tuple[list[str], list[str], list[tuple[str, ...]], np.ndarray,
+                             np.ndarray]:
+    return ([r["gold"] for r in FLOOR_ROWS], [r["heuristic"] for r in FLOOR_ROWS],
+            [tuple(r["kinds"]) for r in FLOOR_ROWS],
+            np.array([r["p_article"] for r in FLOOR_ROWS]),
+            np.array([r["p_list"] for r in FLOOR_ROWS]))
+
+
+def _articles_kept() -> dict[tuple[float, float], int]:
+    """(floor, rescue) → articles of :data:`FLOOR_ROWS` the trainer's decision types article."""
+    from evaluation.training.pagetype import _decide
+
+    gold, heuristic, kinds, p_article, p_list = _floor_inputs()
+    return {(f, r): sum(t == "article" == g for t, g in zip(
+        _decide(heuristic, p_article, p_list, f, r, kinds), gold))
+        for f in THRESHOLDS for r in THRESHOLDS}
+
+
+def test_the_floor_choice_asks_the_recall_of_the_articles_no_kind_decides():
+    """130 fixture pages of training sites with the out-of-fold probabilities the trainer gave
+    them (2026-11-28): three of the 57 articles (splunk.com's, P(article) 0.369, and another
+    under the offer floor; moz.com's guide under the undeclared floor) are typed non-articles
+    whatever the pair, so no pair keeps more than 54 / 57 = 0.947 of the articles. Asked 0.98
+    (on 54 articles, one may go), the trainer used to fall back to the lowest pair (0.02 / 0.02),
+    silently; now it asks the recall of the 54 articles no kind's floor decides, names that rule
+    and the three articles lost to kinds, and its pair types more pages right than the lowest."""
+    from evaluation.training.pagetype import REACHABLE_RULE, _decide, floor_rule_text, pick_floors
+
+    gold, heuristic, kinds, p_article, p_list = _floor_inputs()
+    splunk = next(r for r in FLOOR_ROWS if r["file"] == "eval/page_type/pages/00001.html")
+    assert splunk["gold"] == "article" and splunk["p_article"] < OFFER_ARTICLE_FLOOR
+    assert max(_articles_kept().values()) / gold.count("article") < 0.98
+
+    floor, rescue, chosen = pick_floors(gold, heuristic, kinds, p_article, p_list, 0.98)
+    assert chosen["rule"] == REACHABLE_RULE and chosen["shortfall"] == 0.0
+    assert chosen["articles"] == 57 and chosen["articles_lost_to_kinds"] == 3
+    assert chosen["lost_by_kind"] == {"offer": 2, "undeclared": 1}
+    assert chosen["reachable_recall"] >= 0.98
+    lowest = _decide(heuristic, p_article, p_list, min(THRESHOLDS), min(THRESHOLDS), kinds)
+    assert chosen["right"].sum() > sum(page_type_correct(t, g) for t, g in zip(lowest, gold))
+    text = floor_rule_text(chosen)
+    assert "no kind's floor decides" in text and "3 of 57" in text and "'offer': 2" in text
+
+
+def test_the_floor_choice_says_so_when_no_pair_keeps_the_recall():
+    """Asked a recall no pair reaches on the same rows, the trainer takes the pair that keeps
+    the most reachable articles (then the most accurate) and its rule text says NO pair keeps
+    it and by how much it falls short (the trainer prints it as a warning and in the card)."""
+    from evaluation.training.pagetype import FALLBACK_RULE, floor_rule_text, pick_floors
+
+    gold, heuristic, kinds, p_article, p_list = _floor_inputs()
+    floor, rescue, chosen = pick_floors(gold, heuristic, kinds, p_article, p_list, 1.01)
+    assert chosen["rule"] == FALLBACK_RULE and chosen["shortfall"] == pytest.approx(0.01)
+    kept = _articles_kept()
+    assert kept[(floor, rescue)] == max(kept.values()) == 54
+    assert floor_rule_text(chosen).startswith("NO pair keeps 1.01") and "short by 0.01" in \
+        floor_rule_text(chosen)
