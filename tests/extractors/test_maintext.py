@@ -1330,6 +1330,29 @@ def test_a_list_of_links_under_a_part_s_heading_stays():
     assert "Another story 1" in text and "Further story 1" not in text
 
 
+def test_a_post_embedded_in_a_block_named_social_embed_stays():
+    # cx_bbc (MIT) world-asia-40871854 and aeb (MIT) nj.com: tweets the story quotes sit in
+    # ``div.social-embed`` (bbc.com) and ``div.social-media-embed`` (nj.com); "social*" named
+    # them sharing furniture, while both golds keep the tweets (boilerplate.EMBEDDED_POST_WORDS).
+    for name, tweet in (("cx_bbc-00112.html", 'When national media says Guam is "home to 1000s'),
+                        ("aeb-00044.html", "the rest of South Dakota's anti-drug campaigns")):
+        gold, result = _extract(name)
+        assert tweet in gold["body"], name
+        assert tweet in result.body, name
+    # sharing buttons named "social" alone, or "social" and "embed" beside another furniture word
+    # (an embed code's share button), still go
+    story = b"<p>" + b"The council voted on the new budget late on Tuesday evening. " * 8 + b"</p>"
+    page = parse_page(b"<html><body><div>" + story
+                      + b"<div class='social-embed'><blockquote><p>A quoted post of the mayor's "
+                      b"about the budget vote tonight</p></blockquote></div>" + story
+                      + b"<div class='social-links'><p>Follow us on the usual networks today</p></div>"
+                      + b"<div class='social-share-embed'><p>Copy this embed code for your site</p></div>"
+                      + story + b"</div></body></html>")
+    text = extract_main_text(page, content=furniture_mask(page.nodes)).text
+    assert "about the budget vote tonight" in text
+    assert "Follow us" not in text and "embed code" not in text
+
+
 def test_teasers_of_other_stories_inside_the_story_s_region_are_left_out():
     # ndr.de's podcast page (trafilatura_eval): three "teaser" boxes (a linked headline and its
     # summary: "Was Sie zum Coronavirus wissen müssen", "Regelmäßig beantwortet Virus-Forscher
