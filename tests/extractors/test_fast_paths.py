@@ -1122,3 +1122,34 @@ def test_body_metadata_of_a_page_under_the_cap_is_read_without_counting_its_tags
         assert found == plain
         read += len(found.times) + len(found.rel_authors) + len(found.microdata)
     assert read > 50 and under > 80
+
+
+def test_a_day_is_looked_for_near_its_year_as_over_the_whole_text():
+    """``bylines.shows_day`` runs its forms only around the places the year is written; over the
+    whole text (as it first did) the same forms give the same answer, for the day htmldate reads
+    and the gold's day, on every fixture page."""
+    from datetime import date
+
+    from extractors import bylines, parse_page
+
+    def over_the_whole_text(page, day) -> bool:
+        text = "\n".join(page.nodes.seg_text)
+        *plain, named = bylines.day_patterns(day)
+        return any(form.search(text) for form in plain) or any(
+            (found := bylines.parse_date(match.group(), None, ())[0]) is not None
+            and found.day() == day for match in named.finditer(text))
+
+    asked = shown = 0
+    for gold in gold_lines():
+        try:
+            page = parse_page(page_bytes(gold), url=gold.get("url"))
+        except BadInput:
+            continue
+        days = {found.day()} if (found := bylines.htmldate_fallback(page, None)) else set()
+        if isinstance(gold.get("date"), str) and re.match(r"\d{4}-\d\d-\d\d", gold["date"]):
+            days.add(date.fromisoformat(gold["date"][:10]))
+        for day in days:
+            answer = bylines.shows_day(page, day)
+            assert answer == over_the_whole_text(page, day), (gold["file"], day)
+            asked, shown = asked + 1, shown + answer
+    assert asked > 200 and 50 < shown < asked
