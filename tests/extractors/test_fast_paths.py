@@ -1048,18 +1048,9 @@ def test_bylines_after_the_headline_kept_per_page_are_fresh_ones():
 def _fuller_byline_reading_the_byline_first(names, page, sites, title):
     """``fields._fuller_byline`` as it was: the byline read first, then the declared names."""
     from extractors import bylines
-    from extractors.fields import _LOGIN
+    from extractors.fields import _byline_for_names
 
-    found = bylines.plain_byline(page, sites, title)
-    if not found:
-        if len(names) == 1 and " " not in names[0].strip():
-            return bylines.name_written_out(page, names[0].strip(), sites)
-        return []
-    firsts = {n.split()[0].casefold() for n in found}
-    for name in names:
-        if " " in name.strip() or not (_LOGIN.search(name) or name.casefold() in firsts):
-            return []
-    return found
+    return _byline_for_names(bylines.plain_byline(page, sites, title), names, page, sites)
 
 
 def test_a_declared_name_with_a_space_is_answered_without_the_byline(monkeypatch):
