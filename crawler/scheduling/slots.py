@@ -55,9 +55,9 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 __all__ = [
-    "FAIR_SLOTS", "PREFIX", "REFUSAL_POLLS", "RESERVE_S", "SITES_HASH", "TAKE_SLOT", "URL_PREFIX_LUA",
-    "URL_PREFIX_RE", "Reservations", "give_back", "reservations", "refusal_ms", "site_pace",
-    "slot_keys", "url_prefix",
+    "FAIR_SLOTS", "PREFIX", "REFUSAL_POLLS", "RESERVE_S", "SITES_HASH", "TAKE_SLOT",
+    "URL_PREFIX_LUA", "URL_PREFIX_RE", "Reservations", "give_back", "reservations", "refusal_ms",
+    "site_pace", "slot_keys", "url_prefix",
 ]
 
 PREFIX = "newscrawl:polite"
