@@ -1209,8 +1209,12 @@ _SIDEBAR_WORDS = frozenset({"aside", "sidebar"})
 
 def _sidebar_marked(element) -> bool:
     """Whether ``element``'s class or id holds one of :data:`_SIDEBAR_WORDS` as a word."""
-    words = f"{element.get('class') or ''} {element.get('id') or ''}".lower().split()
-    return any(word in _SIDEBAR_WORDS for word in words)
+    return any(word in _SIDEBAR_WORDS for word in _class_and_id(element).split())
+
+
+def _class_and_id(element) -> str:
+    """``element``'s class and id, lower-cased, a space between."""
+    return f"{element.get('class') or ''} {element.get('id') or ''}".lower()
 
 
 #: The story's containers for :func:`_outside_story`. An author-marked element in a sidebar's
@@ -1231,7 +1235,7 @@ def _in_comment(element) -> bool:
 
 def _comment_marked(element) -> bool:
     """Whether ``element``'s class or id marks a comment, a reply or a reply form."""
-    marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    marks = _class_and_id(element)
     return "comment" in marks or "respond" in marks or "reply" in marks
 
 
