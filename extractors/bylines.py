@@ -1181,18 +1181,40 @@ def _in_furniture(element) -> bool:
 
 
 def _outside_story(element) -> bool:
-    """Whether ``element`` sits in a comment or a ``<nav>``, ``<aside>`` or ``<footer>`` beside
-    the story: none of its ancestors is one of :data:`_STORY_TAGS` (an author card in the
-    story's own ``<aside>``, a tag list in the article's ``<footer>`` stay), and ``<body>``'s
-    own class words ("comments-page" on a thread's page) mark the page, not a block."""
+    """Whether ``element`` sits in a comment, a ``<nav>``, ``<aside>`` or ``<footer>``, or a
+    block named a sidebar (:data:`_SIDEBAR_WORDS`) beside the story: none of its ancestors is
+    one of :data:`_STORY_TAGS` (an author card in the story's own ``<aside>``, a tag list in
+    the article's ``<footer>`` stay), and ``<body>``'s own class words ("comments-page" on a
+    thread's page) mark the page, not a block."""
     furniture = False
     for ancestor in element.iterancestors():
         if ancestor.tag in _STORY_TAGS:
             return False
         if ancestor.tag == "body":
             return furniture
-        furniture = furniture or ancestor.tag in _FURNITURE_TAGS or _comment_marked(ancestor)
+        furniture = (furniture or ancestor.tag in _FURNITURE_TAGS or _comment_marked(ancestor)
+                     or _sidebar_marked(ancestor))
     return furniture
+
+
+#: A block's class or id word (whole, case-folded) that names a sidebar for
+#: :func:`_outside_story`, as the ``<aside>`` tag does: yahoo.com's ``<div id="Aside">`` holds
+#: a follow box marked "author" ("Katie Couric") before the story's byline. Every page of
+#: trafilatura_eval, wcxb_dev, readability_testpages, gne, htmldate_eval, aeb, big9,
+#: cleanportaleval and news_article_vs_nonarticle: readability_testpages 57 -> 58 of 76 (yahoo-2),
+#: no other page's authors changed. Whole words only: "has-sidebar" and "content-sidebar" name
+#: the wrapper of the story and its sidebar both.
+_SIDEBAR_WORDS = frozenset({"aside", "sidebar"})
+
+
+def _sidebar_marked(element) -> bool:
+    """Whether ``element``'s class or id holds one of :data:`_SIDEBAR_WORDS` as a word."""
+    return any(word in _SIDEBAR_WORDS for word in _class_and_id(element).split())
+
+
+def _class_and_id(element) -> str:
+    """``element``'s class and id, lower-cased, a space between."""
+    return f"{element.get('class') or ''} {element.get('id') or ''}".lower()
 
 
 #: The story's containers for :func:`_outside_story`. An author-marked element in a sidebar's
@@ -1213,7 +1235,7 @@ def _in_comment(element) -> bool:
 
 def _comment_marked(element) -> bool:
     """Whether ``element``'s class or id marks a comment, a reply or a reply form."""
-    marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    marks = _class_and_id(element)
     return "comment" in marks or "respond" in marks or "reply" in marks
 
 
