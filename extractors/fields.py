@@ -385,7 +385,7 @@ def _story_shows(page: Page, day: date, langs: tuple[str, ...]) -> bool:
     Seite wurde zuletzt am 29. Januar 2020" (the gold, in two sets) was lost; counting comments
     and ``<nav>``/``<aside>``/``<footer>`` alone (``bylines._in_furniture``) gained regards.fr
     and autohaus.de only (docs/evaluation.md, "Dates, fourteenth round"). The mask is computed
-    only where htmldate's day is written and the dateline reader disagrees (40 pages of the
+    only where htmldate's day is written and the dateline reader disagrees (34 pages of the
     2 558 with a gold date)."""
     from extractors import is_thread  # extractors imports this module
 
