@@ -245,6 +245,12 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "no metadata: htmldate's '31.10.23', written in the text, stays over the reader's 30th"),
     ("htmldate_eval-00714.html", "2023-11-09",
      "a modification declared: 'November 8, 2023, 11:15 PM' under the headline stays out"),
+    ("trafilatura_eval-00263.html", "2018-09-30",
+     "no metadata: htmldate's 11 September, written only in a comment's abbr.date, gives way"),
+    ("htmldate_eval-00328.html", "2022-02-03",
+     "no metadata: htmldate's 04.02.2022, written only in a comment__date, gives way"),
+    ("wcxb_dev-01192.html", "2025-12-03",
+     "no metadata: htmldate's 'Updated: December 7', in a date-and-credit block, gives way"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
