@@ -27,11 +27,15 @@ HIDDEN_HEADLINE_COPY = pytest.mark.xfail(strict=True, reason="a hidden form with
 #: the story's region and its gold keeps them (``extractors.TEASER_WORDS``: trafilatura_eval
 #: snippets 0.9360 -> 0.9370 for this page's 0.05; recall 0.77); cx_bbc world-asia-40871854's
 #: silver gold starts at the story's sixth paragraph (kept for its embedded tweet; precision
-#: 0.74 against a gold missing the story's opening).
+#: 0.74 against a gold missing the story's opening); yahoo-2's gold (Readability.js's output)
+#: opens with the five captions of the story's slideshow, which the chain leaves out as it leaves
+#: out every caption gallery (recall 0.71; the page is a fixture for its byline).
 KNOWN_MISSES = {
     "pages/wcxb_dev-00324.html": HIDDEN_HEADLINE_COPY,
     "pages/wcxb_dev-01273.html": pytest.mark.xfail(strict=True, reason="teaser cards in its gold"),
     "pages/cx_bbc-00112.html": pytest.mark.xfail(strict=True, reason="silver gold lacks the lead"),
+    "pages/readability_testpages-00126.html": pytest.mark.xfail(
+        strict=True, reason="gold holds a slideshow's five captions before the story"),
 }
 BODY_CASES = [pytest.param(g, marks=KNOWN_MISSES[g["file"]]) if g["file"] in KNOWN_MISSES else g
               for g in ARTICLES]
