@@ -95,6 +95,7 @@ def test_shipped_model_finds_titles_and_bodies_on_real_pages():
 
 def test_stage_two_only_removes_rows_inside_the_chosen_node():
     model = default_model()
+    checked = 0
     for gold, html in gold_pages()[:10]:
         features = page_features(parse_page(html).nodes)
         found = predict(features, model)
@@ -103,6 +104,9 @@ def test_stage_two_only_removes_rows_inside_the_chosen_node():
             row = found.rows[field]
             for removed in found.removed[field]:
                 assert row < removed <= nodes.end[row]
+                checked += 1
+    # stage two removes 142 rows on these pages: a stage two that removes none is no pass
+    assert checked >= 20, checked
 
 
 def test_svm_fills_only_empty_fields_with_source_svm():
