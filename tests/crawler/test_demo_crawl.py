@@ -67,6 +67,7 @@ def test_every_item_matches_the_published_schema(demo_out: Path) -> None:
         errors = sorted(validator.iter_errors(item), key=lambda e: list(e.path))
         assert not errors, (item["url"], [f"{list(e.path)}: {e.message}"[:300] for e in errors])
     articles = [i for i in items if i["page_type"] == "article"]
+    assert articles  # else the two checks below hold of nothing
     assert all(set(i["extraction"]["sources"]) <= {k for k, v in i.items() if v}
                for i in articles)
     assert sum(bool(i["published"]) for i in articles) >= len(articles) // 2

@@ -71,24 +71,40 @@ HIDDEN_HEADLINE_COPY_NAV = pytest.mark.xfail(strict=True, reason="a sidebar guar
 #: publication's name, which the page's header links to; only their "Read more" line goes.
 EMBEDDED_POST_CARDS = pytest.mark.xfail(strict=True, reason="another post's card, its site name")
 #: Readability's hidden-nodes and visibility-hidden test pages hold no link at all: nothing to
-#: leave out.
-NO_LINKS = pytest.mark.skip(reason="a test page without links")
-#: Medium's lazy-image-1 names none of its links as navigation, header or footer ones.
-NO_NAVIGATION = pytest.mark.skip(reason="no link named as navigation, header or footer")
+#: leave out (checked by ``test_pages_without_links_are_left_out_of_the_navigation_test``).
+NO_LINKS = ("pages/readability_testpages-00042.html", "pages/readability_testpages-00114.html")
+#: Medium's lazy-image-1: its links named as navigation, header or footer ones are icons and
+#: "Sign in", under the 8 characters ``_navigation_texts`` asks for (checked by
+#: ``test_a_page_with_no_navigation_text_is_left_out_of_the_navigation_test``).
+NO_NAVIGATION_TEXT = ("pages/readability_testpages-00051.html",)
+NAVIGATION_ARTICLES = [g for g in ARTICLES if g["file"] not in NO_LINKS + NO_NAVIGATION_TEXT]
 NAVIGATION_CASES = [pytest.param(g, marks=TEASERS_KEPT) if g["file"] == "pages/aeb-00179.html"
-                    else pytest.param(g, marks=NO_LINKS)
-                    if g["file"] in ("pages/readability_testpages-00042.html",
-                                     "pages/readability_testpages-00114.html")
-                    else pytest.param(g, marks=NO_NAVIGATION)
-                    if g["file"] == "pages/readability_testpages-00051.html"
                     else pytest.param(g, marks=HIDDEN_HEADLINE_COPY_NAV)
                     if g["file"] == "pages/wcxb_dev-00324.html"
                     else pytest.param(g, marks=EMBEDDED_POST_CARDS)
                     if g["file"] == "pages/wcxb_dev-00764.html" else g
-                    for g in ARTICLES]
+                    for g in NAVIGATION_ARTICLES]
 
 
-@pytest.mark.parametrize("gold", NAVIGATION_CASES, ids=[g["file"] for g in ARTICLES])
+def _articles(files: tuple[str, ...]) -> list[dict]:
+    """The fixture articles of these files, in this order (a KeyError names one that is none)."""
+    by_file = {g["file"]: g for g in ARTICLES}
+    return [by_file[name] for name in files]
+
+
+@pytest.mark.parametrize("gold", _articles(NO_LINKS), ids=NO_LINKS)
+def test_pages_without_links_are_left_out_of_the_navigation_test(gold):
+    assert parse_page(page_bytes(gold)).root.xpath("//a") == []
+
+
+@pytest.mark.parametrize("gold", _articles(NO_NAVIGATION_TEXT), ids=NO_NAVIGATION_TEXT)
+def test_a_page_with_no_navigation_text_is_left_out_of_the_navigation_test(gold):
+    document = page_bytes(gold)
+    assert parse_page(document).root.xpath(NAVIGATION_LINKS)  # named links, none with a text
+    assert _navigation_texts(document, gold["body"]) == []
+
+
+@pytest.mark.parametrize("gold", NAVIGATION_CASES, ids=[g["file"] for g in NAVIGATION_ARTICLES])
 def test_navigation_is_left_out(gold):
     document = page_bytes(gold)
     lines = {line.strip() for line in extract(document).body.splitlines()}

@@ -95,6 +95,7 @@ def test_shipped_model_finds_titles_and_bodies_on_real_pages():
 
 def test_stage_two_only_removes_rows_inside_the_chosen_node():
     model = default_model()
+    checked = 0
     for gold, html in gold_pages()[:10]:
         features = page_features(parse_page(html).nodes)
         found = predict(features, model)
@@ -103,18 +104,27 @@ def test_stage_two_only_removes_rows_inside_the_chosen_node():
             row = found.rows[field]
             for removed in found.removed[field]:
                 assert row < removed <= nodes.end[row]
+                checked += 1
+    # stage two removes 142 rows on these pages: a stage two that removes none is no pass
+    assert checked >= 20, checked
 
 
 def test_svm_fills_only_empty_fields_with_source_svm():
-    gold, html = gold_pages()[0]
-    plain = extract(html, url=gold["url"])
-    filled = extract(html, url=gold["url"], svm=SvmPolicy(fill=("title", "date", "author")))
-    for name in ("title", "published", "authors"):
-        if plain.fields.sources.get(name):  # metadata found it: the SVM leaves it alone
-            assert getattr(filled.fields, name) == getattr(plain.fields, name)
-            assert filled.fields.sources[name] == plain.fields.sources[name]
-        elif getattr(filled.fields, name):
-            assert filled.fields.sources[name] == "svm"
+    # The set's first page has its title, date and author from metadata and the text rules; the
+    # fourth (00003) has no author but from the SVM: both branches are taken.
+    svm_filled = 0
+    for gold, html in gold_pages()[:4]:
+        plain = extract(html, url=gold["url"])
+        filled = extract(html, url=gold["url"], svm=SvmPolicy(fill=("title", "date", "author")))
+        for name in ("title", "published", "authors"):
+            if plain.fields.sources.get(name):  # metadata found it: the SVM leaves it alone
+                assert getattr(filled.fields, name) == getattr(plain.fields, name)
+                assert filled.fields.sources[name] == plain.fields.sources[name]
+            elif getattr(filled.fields, name):
+                assert not getattr(plain.fields, name)
+                assert filled.fields.sources[name] == "svm"
+                svm_filled += 1
+    assert svm_filled >= 1
 
 
 def _copy_model(tmp_path: Path) -> Path:
