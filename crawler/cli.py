@@ -1,5 +1,5 @@
 """The ``newscrawl`` command line: demo, crawl, worker, seed, consume, extract, induce, apply,
-wrappers, train, serve, eval, bench."""
+wrappers, train, serve, eval, bench, serve-bench, crawl-bench, seen-bench."""
 
 from __future__ import annotations
 

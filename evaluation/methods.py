@@ -11,8 +11,8 @@ as predicting nothing, and the runner also reports the coverable pages apart), `
 phrase the runner counts per group) and ``timings_ms`` (per-step milliseconds, whose medians the
 runner reports).
 
-To add a method (``lcs``, ``svm``, ``dwsie``, ``psnt`` when they land in ``extractors``), write an
-adapter below and add one :class:`MethodSpec` line to :func:`method_specs`; nothing else changes.
+To add a method, write an adapter below and add one :class:`MethodSpec` line to
+:func:`method_specs`; nothing else changes.
 """
 
 from __future__ import annotations
