@@ -466,6 +466,30 @@ def test_the_cards_floor_parts_the_kind_s_out_of_fold_articles_from_its_non_arti
                    model.article_rescue, [kinds]) == [typed]
 
 
+@pytest.mark.parametrize("url, kind", [
+    ("https://dlr.skift.com/issues/", "teasers"),
+    ("https://yogorillamats.com/?srsltid=AfmBOorSzHjzn508MwUjLZs-9yNjZot3FdDZcgVRWmaGV6mWrDCI82jI",
+     "root"),
+    ("https://www.finewoodworking.com/forum/beginning-woodworking?srsltid=AfmBOooAIwzRCr82zTEhetso"
+     "50MiHFR69QnKiz-Da9cSBCWrULGznEOH", "reference"),
+    ("https://woodworkingmasterclasses.com/discussions/topic/starting-projects-of-an-absolute-"
+     "beginner/", "reference"),
+])
+def test_kind_floors_settled_out_of_fold_type_held_out_pages_right(url, kind):
+    """Four wcxb_dev pages of sites held out of training (a travel magazine's issues page and a
+    shop's root, gold list; a forum and a discussion thread, gold other) at P(article) 0.50-0.56:
+    over the even odds the kinds asked before, under :data:`OUT_OF_FOLD_KIND_FLOOR`, the floor
+    the trainer's out-of-fold probabilities settle for those kinds; typed article before."""
+    from extractors.pagetype import OUT_OF_FOLD_KIND_FLOOR
+
+    gold, html = _address_page("pagetype_oof", url)
+    result = extract(html, url=gold["url"])
+    p_article, floor = _p_article_and_floor(result)
+    assert floor <= 0.5 <= p_article < OUT_OF_FOLD_KIND_FLOOR == KIND_FLOORS[kind]
+    assert kind in page_kinds(result.page, result.body)
+    assert result.page_type == gold["page_type"] != "article"
+
+
 @pytest.mark.parametrize("url", ["https://www.waveapps.com/accounting",
                                  "https://www.protiviti.com/us-en/data-and-analytics-services"])
 def test_a_page_declaring_an_offer_the_model_is_unsure_of_is_not_an_article(url):
