@@ -540,6 +540,21 @@ def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
     assert "answered May 2, 2009 at 0:09" in result.body
 
 
+def test_an_ad_slot_s_short_label_is_no_line_of_the_body():
+    # aeb (MIT), morebikes.co.uk: two ad slots between the review's paragraphs, each labelled
+    # "Advert" (CNET's and CNNMoney's "ADVERTISING" in readability_testpages, alternativeto.net's
+    # "Ad" in wcxb_dev): kept as lines of the body, in no gold.
+    gold, result = _extract("aeb-00065.html")
+    assert "Advert" not in result.body.splitlines() and "Advert" not in gold["body"]
+    assert result.body.startswith(_first_line(gold["body"])[:40])
+    story = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+    page = parse_page(b"<html><body><article>" + story + b"</p><div>ADVERTISING</div>" + story
+                      + b"</p><div>Ad</div><p>Advertising paid for the new ferry in May.</p>"
+                      b"</article></body></html>")
+    lines = extract(page).body.splitlines()
+    assert len(lines) == 3 and lines[2] == "Advertising paid for the new ferry in May."
+
+
 def test_a_second_copy_of_the_story_in_the_markup_is_left_out():
     # wcxb_dev (CC-BY-4.0), loona-construction.com: the article is in the markup twice (one copy
     # for small screens, hidden by the style sheet) and the body held it twice (F1 0.49 before).
