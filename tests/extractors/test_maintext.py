@@ -520,13 +520,17 @@ def test_a_photo_credit_on_a_line_of_its_own_is_furniture():
     assert "kept the count" in text  # a label inside a sentence is no credit line
 
 
+#: A paragraph's opening and five sentences, for constructed pages around a line under test.
+_FERRY_STORY = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+
+
 def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
     # wcxb_dev (CC-BY-4.0), watchuseek.com: a forum post's quote box ends with XenForo's
     # "Click to expand..." button, kept as a line of the thread.
     gold, result = _extract("wcxb_dev-00520.html")
     assert "Click to expand..." not in result.body.splitlines()
     assert "Click to expand" not in gold["body"] and len(result.body) > 1000
-    story = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+    story = _FERRY_STORY
     page = parse_page(b"<html><body><article>" + story + b"</p><p>&zwj;</p><div>Advertisement"
                       b"</div>" + story + b"</p><p>\xe2\x80\x8b</p><p>An advertisement for the "
                       b"ferry ran in May.</p></article></body></html>")
@@ -547,7 +551,7 @@ def test_an_ad_slot_s_short_label_is_no_line_of_the_body():
     gold, result = _extract("aeb-00065.html")
     assert "Advert" not in result.body.splitlines() and "Advert" not in gold["body"]
     assert result.body.startswith(_first_line(gold["body"])[:40])
-    story = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+    story = _FERRY_STORY
     page = parse_page(b"<html><body><article>" + story + b"</p><div>ADVERTISING</div>" + story
                       + b"</p><div>Ad</div><p>Advertising paid for the new ferry in May.</p>"
                       b"</article></body></html>")
