@@ -347,7 +347,12 @@ def _without_trailing_section(main: MainText) -> MainText:
 #: "Senior Member", "Original poster", "0 Reply", "Log in" / "Register"), every page of the
 #: nine sets (2026-11-27, after the screen-reader and related-label steps): big9 0.9727 ->
 #: 0.9729 (29 pages up, none down), wcxb_dev 0.8607 -> 0.8608 (54 up, none down), aeb 1 up,
-#: the six others unchanged.
+#: the six others unchanged. A fifth, an ad slot's label in other words ("ADVERTISING" on CNET and
+#: CNNMoney, "Advert" on morebikes.co.uk, "Ad" on alternativeto.net; 8 lines, none a line of a
+#: gold), every page of the nine sets (2026-11-28): aeb 0.97928 -> 0.97948 (2 pages up),
+#: readability_testpages 0.95526 -> 0.95531 (2 up), wcxb_dev 0.864318 -> 0.864316 (alternativeto
+#: up; edx.org -0.003, whose list of design fields holds "Advertising" as an item), the five
+#: other body sets and trafilatura_eval's snippets unchanged on every page.
 UI_LABELS = frozenset({
     "click to expand...", "advertisement", "advertisements", "anzeige", "loading...",
     "loading", "read more", "weiterlesen", "see more", "show more", "mehr anzeigen",
@@ -364,6 +369,7 @@ UI_LABELS = frozenset({
     "senior member", "new member", "moderator", "original poster", "your answer",
     "you must log in to answer this question.", "register", "more info", "sign up", "log in",
     "follow us", "get started for free", "new arrival",
+    "advertising", "advert", "ad",
 })
 #: Lines of a member's card (lower-cased, white space collapsed): a reputation with its badges
 #: ("10.6k2 gold badges38 silver badges49 bronze badges"), a post count ("1,076 posts", "Posts:

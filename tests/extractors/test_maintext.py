@@ -520,13 +520,17 @@ def test_a_photo_credit_on_a_line_of_its_own_is_furniture():
     assert "kept the count" in text  # a label inside a sentence is no credit line
 
 
+#: A paragraph's opening and five sentences, for constructed pages around a line under test.
+_FERRY_STORY = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+
+
 def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
     # wcxb_dev (CC-BY-4.0), watchuseek.com: a forum post's quote box ends with XenForo's
     # "Click to expand..." button, kept as a line of the thread.
     gold, result = _extract("wcxb_dev-00520.html")
     assert "Click to expand..." not in result.body.splitlines()
     assert "Click to expand" not in gold["body"] and len(result.body) > 1000
-    story = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+    story = _FERRY_STORY
     page = parse_page(b"<html><body><article>" + story + b"</p><p>&zwj;</p><div>Advertisement"
                       b"</div>" + story + b"</p><p>\xe2\x80\x8b</p><p>An advertisement for the "
                       b"ferry ran in May.</p></article></body></html>")
@@ -538,6 +542,21 @@ def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
     assert "Reset to default" not in result.body and "bronze badges" not in result.body
     assert "answered May 2, 2009 at 0:09" in gold["body"] and "bronze" not in gold["body"]
     assert "answered May 2, 2009 at 0:09" in result.body
+
+
+def test_an_ad_slot_s_short_label_is_no_line_of_the_body():
+    # aeb (MIT), morebikes.co.uk: two ad slots between the review's paragraphs, each labelled
+    # "Advert" (CNET's and CNNMoney's "ADVERTISING" in readability_testpages, alternativeto.net's
+    # "Ad" in wcxb_dev): kept as lines of the body, in no gold.
+    gold, result = _extract("aeb-00065.html")
+    assert "Advert" not in result.body.splitlines() and "Advert" not in gold["body"]
+    assert result.body.startswith(_first_line(gold["body"])[:40])
+    story = _FERRY_STORY
+    page = parse_page(b"<html><body><article>" + story + b"</p><div>ADVERTISING</div>" + story
+                      + b"</p><div>Ad</div><p>Advertising paid for the new ferry in May.</p>"
+                      b"</article></body></html>")
+    lines = extract(page).body.splitlines()
+    assert len(lines) == 3 and lines[2] == "Advertising paid for the new ferry in May."
 
 
 def test_a_second_copy_of_the_story_in_the_markup_is_left_out():
