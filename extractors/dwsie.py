@@ -164,6 +164,35 @@ def _same_tag_counts(parent: np.ndarray, tag_ids: np.ndarray) -> np.ndarray:
     return out
 
 
+@functools.cache
+def _blas_controller():
+    """threadpoolctl's view of the BLAS libraries numpy loaded (made once: it reads the
+    process's loaded libraries)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread():
+    """A context in which numpy's BLAS (OpenBLAS here) runs on one thread, the thread count
+    before it restored after.
+
+    The network's products (a page's rows x 29 features, then 32 and 16 units) are large enough
+    for OpenBLAS to split them over its threads (one per core), and on a machine whose cores
+    are taken by other processes (the crawl's workers, the service's pool: each a process of
+    its own, one page at a time) its threads wait for one another: :meth:`NodeModel.probabilities`
+    in CPU, alternated per page, best of 3, mean over big9's / aeb's / cx_163's / wcxb_dev's
+    first 80 pages (load 6.5-7): 0.226 -> 0.241 / 0.258 -> 0.227 / 2.83 -> 0.45 / 2.66 -> 0.44
+    ms (median 0.22 -> 0.24, 0.19 -> 0.21, 0.60 -> 0.46, 0.29 -> 0.32: the switch costs
+    ~0.015 ms); :func:`extractors.pageinfo.page_info` (the network on every page) 38.6 -> 23.8
+    ms on cx_163's median page. The probabilities are bit for bit the same on all 314 pages
+    (OpenBLAS's threaded product divides the output between its threads). Per call, not
+    for the process: other numpy code in the process keeps its threads. Two threads of one
+    process in this context at once may leave BLAS at one thread after them, which changes no
+    result either."""
+    return _blas_controller().limit(limits=1, user_api="blas")
+
+
 @dataclass(frozen=True, slots=True)
 class NodeModel:
     """The node network: which features, their transform and min-max bounds, the layers."""
@@ -194,11 +223,13 @@ class NodeModel:
 
     def probabilities(self, table: np.ndarray) -> np.ndarray:
         """``(rows, 3)`` class probabilities in the order of :data:`CLASSES` (ReLU hidden layers,
-        softmax output: what ``MLPClassifier.predict_proba`` computes)."""
+        softmax output: what ``MLPClassifier.predict_proba`` computes). The matrix products run
+        on one BLAS thread (:func:`_one_blas_thread`)."""
         h = self.design(table)
-        for w, b in zip(self.weights[:-1], self.biases[:-1]):
-            h = np.maximum(h @ w + b, 0.0)
-        z = h @ self.weights[-1] + self.biases[-1]
+        with _one_blas_thread():
+            for w, b in zip(self.weights[:-1], self.biases[:-1]):
+                h = np.maximum(h @ w + b, 0.0)
+            z = h @ self.weights[-1] + self.biases[-1]
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
