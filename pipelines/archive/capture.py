@@ -22,7 +22,7 @@ response goes on.
 
 Settings: ``NEWSCRAWL_WARC_ENABLED`` (default on), ``NEWSCRAWL_WARC_DIR``,
 ``NEWSCRAWL_WARC_PREFIX``, ``NEWSCRAWL_WARC_MAX_BYTES``, ``NEWSCRAWL_WARC_GZIP_LEVEL`` (zlib level of
-each record's gzip member, default 6; see :mod:`pipelines.archive.writer`).
+each record's gzip member, default 3; see :mod:`pipelines.archive.writer`).
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ Files are ``<prefix>-<UTC stamp>-<pid>-<serial>.warc.gz.open`` while written and
 ``.warc.gz`` when closed or rotated (by size); then ``<name>.cdxj`` is written beside them from
 the index lines made as the records were written (:mod:`pipelines.archive.index`). Each record is
 its own gzip member, written whole, so a crash leaves at most a partial last member, which
-:mod:`pipelines.archive.recovery` cuts at the next start. Writing is synchronous on the reactor
-thread: two gzip members and one ``os.write`` per exchange.
+:mod:`pipelines.archive.recovery` cuts at the next start. Writing runs in the capture
+middleware's one writer thread (:mod:`pipelines.archive.capture`), never on the reactor: two gzip
+members and one ``os.write`` per exchange.
 """
 
 from __future__ import annotations
@@ -39,10 +40,14 @@ DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB, the usual WARC file size
 #: Default zlib level of each record's gzip member (``NEWSCRAWL_WARC_GZIP_LEVEL``). warcio's own
 #: gzip writer is fixed at 9, which took twice the CPU of 6 for 0.4 % smaller members on the crawl
 #: bench's pages (1.37 s against 0.67 s for 37 MB of HTML); the format is the same (one gzip member
-#: per record) at any level. Level 6 is the largest single cost of the crawl around the extraction:
-#: 2.78 ms of CPU per page of the crawl bench (154 KB a page), against 1.11 ms at level 1 for
-#: members 15 % larger (10.4 MB against 9.0 MB for its 240 pages; 2026-11-27, one core).
-GZIP_LEVEL = 6
+#: per record) at any level. The gzip was the largest single cost of the crawl around the
+#: extraction. Measured 2026-11-28 (one thread's CPU, best of three, 240 pages each), ms a page and
+#: members as a share of the HTML: the crawl bench's cx_bbc + cx_163 pages, level 1 1.11 ms 28.0 %,
+#: 2 1.19 ms 27.2 %, **3 1.34 ms 26.7 %**, 4 1.67 ms 25.0 %, 6 2.83 ms 24.1 %; aeb + big9 +
+#: wcxb_dev, level 1 1.34 ms 20.6 %, 2 1.42 ms 19.8 %, **3 1.64 ms 19.3 %**, 6 3.68 ms 17.1 %.
+#: Level 3 keeps 88-91 % of level 1's CPU saving over 6 (1.5-2.0 ms a page) for archives 11-13 %
+#: larger than at 6 (level 1: 16-21 %).
+GZIP_LEVEL = 3
 
 
 class WarcFile:

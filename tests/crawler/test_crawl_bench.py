@@ -100,3 +100,31 @@ def test_crawl_bench_without_psutil_says_what_to_install(monkeypatch: pytest.Mon
     monkeypatch.setitem(__import__("sys").modules, "psutil", None)
     with pytest.raises(SystemExit, match=r"needs psutil.*newscrawl\[bench\]"):
         crawler.commands.crawl_bench._need_psutil()
+
+
+def test_bench_sites_keep_the_connection_open_as_news_sites_do() -> None:
+    # HTTP/1.0 (http.server's default) closed the connection after each response, so every page
+    # cost the crawl a connection of its own; news sites speak HTTP/1.1 and keep it open
+    import http.client
+
+    fixtures = Path(__file__).parents[1] / "fixtures" / "pages"
+    pages = [(fixtures / name).read_bytes() for name in ("cx_bbc-00000.html", "cx_163-00002.html")]
+    sites = crawler.commands.crawl_bench._Sites(pages, 1)
+    try:
+        host, port = sites.servers[0].server_address[:2]
+        connection = http.client.HTTPConnection(host, port, timeout=10)
+        bodies = []
+        for path in ("/a/0.html", "/a/1.html", "/"):
+            connection.request("GET", path)
+            response = connection.getresponse()
+            bodies.append(response.read())
+            assert response.version == 11 and not response.will_close
+            socket = connection.sock  # the same socket for every request: none reconnected
+            assert socket is not None
+            if path == "/a/0.html":
+                first = socket
+            assert socket is first
+        assert bodies[:2] == pages and b'href="/a/1.html"' in bodies[2]
+        connection.close()
+    finally:
+        sites.close()
