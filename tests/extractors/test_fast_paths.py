@@ -1227,3 +1227,36 @@ def test_story_elements_read_each_ancestors_names_once_as_the_two_tests_read_the
         assert bylines._outside_story(element) == answer
         assert max(reads.values(), default=0) <= 1
     assert len(elements) > 10_000 and 100 < sum(expected) < len(elements)
+
+
+@pytest.mark.parametrize("text", [
+    "3 March 2014", "March 3, 2014", "Sept. 7th, 2019 10:30 am EST", "le 7 août 2019",
+    "am 24. Juli 2017", "2. ſeptember 2019", "7 ſept 2019", "7 SEPTEMBER 2019", "x7 March 2014",
+    "Ärger am 3. März 2020", "Dec 1, 2015 | Nov 30, 2015", "", "no date here", "12 13 2014",
+])
+def test_named_dates_found_after_their_first_letter_as_without_the_test(text):
+    """``dates._NAMED`` tests the first character (:data:`dates._NAMED_FIRST`) before its
+    alternatives: the same matches as the pattern without the test, on made-up texts (a long
+    s, which ``(?i)`` folds to "s", capitals, words before)."""
+    from extractors import dates
+
+    assert dates._NAMED_FIRST in dates._NAMED.pattern
+    plain = re.compile(dates._NAMED.pattern.replace(dates._NAMED_FIRST, "", 1))
+    assert [(m.span(), m.groupdict()) for m in dates._NAMED.finditer(text)] == \
+        [(m.span(), m.groupdict()) for m in plain.finditer(text)]
+
+
+@pytest.mark.slow
+def test_named_dates_found_after_their_first_letter_on_every_fixture_page():
+    """``dates._NAMED`` with its first-character test finds the matches the pattern without it
+    finds in every fixture page's text (its segments one a line)."""
+    from extractors import dates
+
+    plain = re.compile(dates._NAMED.pattern.replace(dates._NAMED_FIRST, "", 1))
+    found = 0
+    for result in _extractions():
+        text = "\n".join(result.page.nodes.seg_text)
+        fast = [(m.span(), m.groupdict()) for m in dates._NAMED.finditer(text)]
+        assert fast == [(m.span(), m.groupdict()) for m in plain.finditer(text)]
+        found += len(fast)
+    assert found > 100
