@@ -1197,8 +1197,10 @@ def _outside_story(element) -> bool:
             return False
         if ancestor.tag == "body":
             return furniture
-        furniture = (furniture or ancestor.tag in _FURNITURE_TAGS or _comment_marked(ancestor)
-                     or _sidebar_marked(ancestor))
+        if not furniture:  # the class and id read once for both marks
+            furniture = (ancestor.tag in _FURNITURE_TAGS
+                         or _comment_marks(marks := _class_and_id(ancestor))
+                         or _sidebar_marks(marks))
     return furniture
 
 
@@ -1212,9 +1214,9 @@ def _outside_story(element) -> bool:
 _SIDEBAR_WORDS = frozenset({"aside", "sidebar"})
 
 
-def _sidebar_marked(element) -> bool:
-    """Whether ``element``'s class or id holds one of :data:`_SIDEBAR_WORDS` as a word."""
-    return any(word in _SIDEBAR_WORDS for word in _class_and_id(element).split())
+def _sidebar_marks(marks: str) -> bool:
+    """Whether ``marks`` (:func:`_class_and_id`) holds one of :data:`_SIDEBAR_WORDS` as a word."""
+    return not _SIDEBAR_WORDS.isdisjoint(marks.split())
 
 
 def _class_and_id(element) -> str:
@@ -1240,7 +1242,11 @@ def _in_comment(element) -> bool:
 
 def _comment_marked(element) -> bool:
     """Whether ``element``'s class or id marks a comment, a reply or a reply form."""
-    marks = _class_and_id(element)
+    return _comment_marks(_class_and_id(element))
+
+
+def _comment_marks(marks: str) -> bool:
+    """Whether ``marks`` (:func:`_class_and_id`) marks a comment, a reply or a reply form."""
     return "comment" in marks or "respond" in marks or "reply" in marks
 
 

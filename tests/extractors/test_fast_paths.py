@@ -1144,3 +1144,119 @@ def test_a_day_is_looked_for_near_its_year_as_over_the_whole_text():
             assert answer == over_the_whole_text(page, day), (gold["file"], day)
             asked, shown = asked + 1, shown + answer
     assert asked > 200 and 50 < shown < asked
+
+
+@pytest.mark.slow
+def test_the_story_days_mask_reads_the_kept_markup_as_a_fresh_one(monkeypatch):
+    """``fields._story_shows`` reads the furniture mask from the page's kept markup
+    (``page_markup``), not a fresh ``read_markup``: on every fixture page, for the day each
+    ``<time>`` and the page's own published day give, its answer is the one of the mask read
+    with a fresh markup, and it reads no markup afresh (a fresh reading fails here)."""
+    from datetime import date
+
+    from extractors import boilerplate, bylines, fields, is_thread
+
+    def fresh_answer(page, day) -> bool:
+        mask = boilerplate.furniture_mask(page.nodes, boilerplate.read_markup(page.nodes),
+                                          max_weak_share=0.0, thread=is_thread(page))
+        return bylines.shows_day(page, day, (), mask)
+
+    cases = []
+    for result in _extractions():
+        days = {date.fromisoformat(result.fields.published[:10])} if result.fields.published \
+            else set()
+        days |= {date.fromisoformat(m.group()) for m in re.finditer(
+            r"\d{4}-\d\d-\d\d", " ".join(t.get("datetime") or "" for t in
+                                         result.page.root.iter("time")))
+                 if _is_day(m.group())}
+        cases += [(result.page, day, fresh_answer(result.page, day)) for day in sorted(days)]
+
+    def no_fresh_markup(nodes):
+        raise AssertionError("the markup read afresh")
+
+    monkeypatch.setattr(boilerplate, "read_markup", no_fresh_markup)
+    for page, day, fresh in cases:
+        assert fields._story_shows(page, day, ()) == fresh, (page.url, day)
+    assert len(cases) > 80 and 0 < sum(fresh for *_, fresh in cases) < len(cases)
+
+
+def _is_day(text: str) -> bool:
+    from datetime import date
+
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+def test_story_elements_read_each_ancestors_names_once_as_the_two_tests_read_them(monkeypatch):
+    """``bylines._outside_story`` reads each ancestor's class and id once for both its marks
+    (comment, sidebar): on every element of every fixture page, the answer of the plain test
+    that reads them once per mark, and no ancestor's read twice."""
+    from collections import Counter
+
+    from extractors import bylines
+
+    def plain(element) -> bool:  # the test as it was, each mark reading the names itself
+        furniture = False
+        for ancestor in element.iterancestors():
+            if ancestor.tag in bylines._STORY_TAGS:
+                return False
+            if ancestor.tag == "body":
+                return furniture
+            furniture = (furniture or ancestor.tag in bylines._FURNITURE_TAGS
+                         or bylines._comment_marked(ancestor)
+                         or any(word in bylines._SIDEBAR_WORDS
+                                for word in bylines._class_and_id(ancestor).split()))
+        return furniture
+
+    elements = [el for result in _extractions() for el in result.page.nodes.elements]
+    expected = [plain(el) for el in elements]
+    reads: Counter = Counter()
+    original = bylines._class_and_id
+
+    def counted(element) -> str:
+        reads[element] += 1
+        return original(element)
+
+    monkeypatch.setattr(bylines, "_class_and_id", counted)
+    for element, answer in zip(elements, expected):
+        reads.clear()
+        assert bylines._outside_story(element) == answer
+        assert max(reads.values(), default=0) <= 1
+    assert len(elements) > 10_000 and 100 < sum(expected) < len(elements)
+
+
+@pytest.mark.parametrize("text", [
+    "3 March 2014", "March 3, 2014", "Sept. 7th, 2019 10:30 am EST", "le 7 août 2019",
+    "am 24. Juli 2017", "2. ſeptember 2019", "7 ſept 2019", "7 SEPTEMBER 2019", "x7 March 2014",
+    "Ärger am 3. März 2020", "Dec 1, 2015 | Nov 30, 2015", "", "no date here", "12 13 2014",
+])
+def test_named_dates_found_after_their_first_letter_as_without_the_test(text):
+    """``dates._NAMED`` tests the first character (:data:`dates._NAMED_FIRST`) before its
+    alternatives: the same matches as the pattern without the test, on made-up texts (a long
+    s, which ``(?i)`` folds to "s", capitals, words before)."""
+    from extractors import dates
+
+    assert dates._NAMED_FIRST in dates._NAMED.pattern
+    plain = re.compile(dates._NAMED.pattern.replace(dates._NAMED_FIRST, "", 1))
+    assert [(m.span(), m.groupdict()) for m in dates._NAMED.finditer(text)] == \
+        [(m.span(), m.groupdict()) for m in plain.finditer(text)]
+
+
+@pytest.mark.slow
+def test_named_dates_found_after_their_first_letter_on_every_fixture_page():
+    """``dates._NAMED`` with its first-character test finds the matches the pattern without it
+    finds in every fixture page's text (its segments one a line)."""
+    from extractors import dates
+
+    plain = re.compile(dates._NAMED.pattern.replace(dates._NAMED_FIRST, "", 1))
+    found = 0
+    for result in _extractions():
+        text = "\n".join(result.page.nodes.seg_text)
+        fast = [(m.span(), m.groupdict()) for m in dates._NAMED.finditer(text)]
+        assert fast == [(m.span(), m.groupdict()) for m in plain.finditer(text)]
+        found += len(fast)
+    assert found > 100
