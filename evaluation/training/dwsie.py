@@ -76,8 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--out", type=Path, default=MODELS_DIR, metavar="MODEL_DIR",
                         help="where dwsie.npz and its card go (default: the package's models)")
     parser.add_argument("--features", choices=("all", "structure", "paper"), default="all",
-                        help="the feature set of the saved model (all three are trained and printed; "
-                             "default: all)")
+                        help="the feature set of the saved model (all three are trained and "
+                             "printed; default: all)")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="read N pages per set, evenly spaced (for a quick run)")
     parser.add_argument("--negatives", type=int, default=60, metavar="K",

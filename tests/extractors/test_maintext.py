@@ -542,7 +542,8 @@ def test_a_photo_credit_on_a_line_of_its_own_is_furniture():
 
 
 #: A paragraph's opening and five sentences, for constructed pages around a line under test.
-_FERRY_STORY = b"<p>" + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5
+_FERRY_STORY = (b"<p>"
+                + b"The ferry leaves the harbour every morning at six, weather permitting. " * 5)
 
 
 def test_a_control_s_label_or_a_spacer_is_no_line_of_the_body():
