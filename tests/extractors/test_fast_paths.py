@@ -1260,3 +1260,111 @@ def test_named_dates_found_after_their_first_letter_on_every_fixture_page():
         assert fast == [(m.span(), m.groupdict()) for m in plain.finditer(text)]
         found += len(fast)
     assert found > 100
+
+
+#: ``dates._ISO``, ``_DMY`` and ``_MDY`` as written before their look-behind moved after their
+#: first character: (the run pattern's start, the start as written).
+_DATE_STARTS = {
+    "_ISO": (r"(?P<y>(?:1[5-9]|20)(?<!\d{3})\d\d)", r"(?<!\d)(?P<y>(?:1[5-9]|20)\d\d)"),
+    "_DMY": (r"(?P<d>\d(?<![\d.]\d)\d?)", r"(?<![\d.])(?P<d>\d{1,2})"),
+    "_MDY": (r"(?P<m>\d(?<![\d/]\d)\d?)", r"(?<![\d/])(?P<m>\d{1,2})"),
+}
+
+
+def _date_patterns() -> list[tuple[re.Pattern, re.Pattern]]:
+    """Each of the three run patterns with the pattern as written."""
+    from extractors import dates
+
+    pairs = []
+    for name, (run, written) in _DATE_STARTS.items():
+        pattern = getattr(dates, name)
+        assert pattern.pattern.startswith(run)
+        pairs.append((pattern, re.compile(written + pattern.pattern[len(run):])))
+    return pairs
+
+
+def _date_matches(pattern: re.Pattern, text: str) -> list:
+    return [(m.span(), m.groupdict()) for m in pattern.finditer(text)]
+
+
+#: Made-up texts for the three patterns: digits (ASCII and others) and dots or slashes before
+#: the start, a start at the text's start, two dates in a row, overlong runs of digits.
+_MADE_UP_DATES = [
+    "2019-05-04", "x2019-05-04", "12019-05-04", ".2019-05-04", "1999/1/2 10:30:05Z",
+    "2019年5月4日",
+    "٣2019-05-04", "1519.5.4", "2120-01-01", "4.5.2019", "14.05.2019 um 10:30", "1.4.5.2019",
+    "04.05.2019, 10:30", "114.05.2019", "5/4/2019", "15/4/2019", "/5/4/2019", "05/04/20191",
+    "1/2/2019 3/4/2020", "٣5/4/2019", "٣4.5.2019", "", "no date", "2019-05-04T10:30+01:00",
+]
+
+
+@pytest.mark.parametrize("text", _MADE_UP_DATES)
+def test_date_patterns_started_at_their_first_character_match_as_written(text):
+    """``dates._ISO``, ``_DMY`` and ``_MDY`` start with their first character, their "no digit
+    before" look-behind tested after it: the same matches (spans, groups) as written."""
+    for run, written in _date_patterns():
+        assert _date_matches(run, text) == _date_matches(written, text)
+
+
+def test_date_patterns_start_with_every_character_the_written_ones_can():
+    """Every character the patterns as written can start a match with (any digit, of any
+    script, and the year's "1" and "2") starts one of the run patterns too, after any
+    character."""
+    for before in ("", "x", ".", "/", "5", "٣", " "):
+        for code in range(0x10000):
+            first = chr(code)
+            if not first.isdigit():
+                continue
+            for rest in ("019-05-04", "9-05-04", ".5.2019", "/4/2019", "4.5.2019"):
+                text = before + first + rest
+                for run, written in _date_patterns():
+                    assert _date_matches(run, text) == _date_matches(written, text)
+
+
+@pytest.mark.slow
+def test_date_patterns_started_at_their_first_character_on_every_fixture_page():
+    """The three run patterns find the matches the patterns as written find in every fixture
+    page's text (its segments one a line)."""
+    found = 0
+    pairs = _date_patterns()
+    for result in _extractions():
+        text = "\n".join(result.page.nodes.seg_text)
+        for run, written in pairs:
+            fast = _date_matches(run, text)
+            assert fast == _date_matches(written, text)
+            found += len(fast)
+    assert found > 100
+
+
+def _mark_rows_apart(marks) -> tuple[int, int, int]:
+    """The three class/id counts of ``pagetype._mark_rows`` read one pattern at a time, each a
+    pass over all the names (as before the one pass)."""
+    from extractors.pagetype import _COMMENT, _CART, _POST, _Joined
+
+    distinct, rows_of = _Joined(list(marks)), list(marks.values())
+    comments, posts, carts = (sum(rows_of[k] for k in distinct.matching(pattern))
+                              for pattern in (_COMMENT, _POST, _CART))
+    return comments, posts, carts
+
+
+def test_mark_rows_in_one_pass_are_those_of_the_three_passes():
+    """``pagetype._mark_rows`` (one pass of the three class/id patterns as one alternation, then
+    each pattern on the names it matched) counts the rows the three passes count, on every
+    fixture page's names and on made-up ones (names two or three patterns match, a name that
+    matches only after another pattern's match in it)."""
+    from collections import Counter
+
+    from extractors.page import name_marks
+    from extractors.pagetype import _mark_rows
+
+    counted = [0, 0, 0]
+    for result in _extractions():
+        marks = Counter(name_marks(result.page).lowered)
+        assert _mark_rows(marks) == _mark_rows_apart(marks)
+        counted = [a + b for a, b in zip(counted, _mark_rows(marks))]
+    assert min(counted) > 10
+    made_up = Counter(_MADE_UP_NAMES + [
+        "comment-cart", "cart-comment", "reply", "replies", "disqus_thread", "buy-posts", "评论",
+        "commentsx", "xcomment"])
+    assert _mark_rows(made_up) == _mark_rows_apart(made_up)
+    assert all(_mark_rows(made_up))
