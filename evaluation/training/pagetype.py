@@ -185,13 +185,14 @@ def _decide(heuristic: list[str], p_article: np.ndarray, p_list: np.ndarray, flo
                                   p_list.tolist(), strict=True)]
 
 
-def kind_lost(p_article: np.ndarray, p_list: np.ndarray, kinds: list[tuple[str, ...]]
-              ) -> list[bool]:
-    """Per page: P(article) is under the floor of one of its kinds
-    (:func:`extractors.pagetype.address_floor` with a model floor of 0), so the page is typed
-    a non-article whatever the pair of floors: the kind's floor decides it, not the pair."""
-    return [a < address_floor(0.0, k, p >= LIST_FLOOR)
-            for a, p, k in zip(p_article.tolist(), p_list.tolist(), kinds, strict=True)]
+def kinds_lost(p_article: np.ndarray, p_list: np.ndarray, kinds: list[tuple[str, ...]]
+               ) -> list[tuple[str, ...]]:
+    """Per page: those of its kinds whose floor its P(article) is under
+    (:func:`extractors.pagetype.address_floor` of the kind alone, with a model floor of 0). A
+    page with any is typed a non-article whatever the pair of floors: a kind's floor decides
+    it, not the pair (``address_floor`` of all its kinds is the highest of theirs)."""
+    return [tuple(kind for kind in ks if a < address_floor(0.0, (kind,), p >= LIST_FLOOR))
+            for a, p, ks in zip(p_article.tolist(), p_list.tolist(), kinds, strict=True)]
 
 
 def pick_floors(gold: list[str], heuristic: list[str], kinds: list[tuple[str, ...]],
@@ -202,7 +203,7 @@ def pick_floors(gold: list[str], heuristic: list[str], kinds: list[tuple[str, ..
 
     The pair of :data:`THRESHOLDS` with the highest accuracy among those typing at least
     ``recall`` of the **reachable** training articles as articles: the articles a kind's floor
-    does not already type non-article whatever the pair (:func:`kind_lost`), since no pair can
+    does not already type non-article whatever the pair (:func:`kinds_lost`), since no pair can
     keep those (rule ``"recall of reachable articles"``). Asked of every article, no pair
     qualifies once the kinds are in the decision (2026-11-28: 30 of the 900 training articles
     lost to kinds, 21 of them under the ``cards`` floor; the best pair keeps 0.967), and the
@@ -212,12 +213,9 @@ def pick_floors(gold: list[str], heuristic: list[str], kinds: list[tuple[str, ..
     ``"fallback: best reachable recall"``), the pair with the highest reachable recall, then
     accuracy, with ``shortfall`` saying by how much."""
     articles = [g == "article" for g in gold]
-    lost = kind_lost(p_article, p_list, kinds)
+    lost = kinds_lost(p_article, p_list, kinds)
     reachable = [a and not out for a, out in zip(articles, lost, strict=True)]
-    lost_by: Counter = Counter(  # each kind whose own floor the article misses
-        kind for a, ks, pa, pl in zip(articles, kinds, p_article.tolist(), p_list.tolist(),
-                                      strict=True)
-        if a for kind in ks if pa < address_floor(0.0, (kind,), pl >= LIST_FLOOR))
+    lost_by = Counter(kind for a, out in zip(articles, lost, strict=True) if a for kind in out)
     candidates = []
     for floor, rescue in itertools.product(THRESHOLDS, THRESHOLDS):
         typed = _decide(heuristic, p_article, p_list, floor, rescue, kinds)
