@@ -78,12 +78,13 @@ def crawl_args(url: str, out: Path, settings: tuple[str, ...]) -> list[str]:
     ]
 
 
-def crawl(url: str, out: Path, *settings: str) -> tuple[dict, dict, float]:
-    started = time.monotonic()
+def crawl(url: str, out: Path, *settings: str) -> tuple[dict, dict]:
+    """The seed's item and the summary of a crawl of ``url``; the summary's ``elapsed_seconds``
+    is the crawl's own time, from the spider's open, not the subprocess's start-up (25-30 s at
+    load 10 on 2 cores, which failed a bound on the wall time)."""
     result = newscrawl(*crawl_args(url, out, settings))
-    elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stdout + result.stderr
-    return (*seed_item_and_summary(url, out), elapsed)
+    return seed_item_and_summary(url, out)
 
 
 def seed_item_and_summary(url: str, out: Path) -> tuple[dict, dict]:
@@ -103,7 +104,7 @@ REACTORS = [
 def test_sibling_that_404s_ends_the_hold_after_the_wait(
     site: str, tmp_path: Path, reactor: str
 ) -> None:
-    item, summary, _ = crawl(
+    item, summary = crawl(
         f"{site}/b/alpha-one",
         tmp_path / "out",
         "NEWSCRAWL_SIBLING_WAIT=1",
@@ -120,7 +121,7 @@ def test_sibling_that_404s_ends_the_hold_after_the_wait(
 
 
 def test_page_held_when_the_crawl_closes_is_written_at_once(site: str, tmp_path: Path) -> None:
-    item, summary, elapsed = crawl(
+    item, summary = crawl(
         f"{site}/a/first-story",
         tmp_path / "out",
         "NEWSCRAWL_SIBLING_WAIT=60",
@@ -135,7 +136,7 @@ def test_page_held_when_the_crawl_closes_is_written_at_once(site: str, tmp_path:
     assert item["body"] and item["warc"]["file"]
     assert summary["finish_reason"] == "closespider_timeout"
     assert summary["siblings"]["held_closed"] == 1
-    assert elapsed < SLOW_S + 5  # not the 60 s wait
+    assert summary["elapsed_seconds"] < SLOW_S + 5  # not the 60 s wait
 
 
 #: What the crawl of the late-sibling test logs when the close starts (Scrapy's engine, at INFO):
@@ -218,7 +219,7 @@ def test_a_sibling_downloading_when_the_crawl_closes_is_still_paired(tmp_path: P
 def test_english_article_is_not_held_and_requests_no_sibling(site: str, tmp_path: Path) -> None:
     """Its text is not CJK: no sibling link, no sibling request, no hold (the 60 s wait would
     show), the reason in the item and the stats; its link is still crawled, as any link."""
-    item, summary, elapsed = crawl(
+    item, summary = crawl(
         f"{site}/e/english-one", tmp_path / "out", "NEWSCRAWL_SIBLING_WAIT=60"
     )
     assert item["extraction"]["sibling"] == {"url": None, "used": False, "reason": "not_cjk"}
@@ -226,4 +227,4 @@ def test_english_article_is_not_held_and_requests_no_sibling(site: str, tmp_path
     siblings = summary["siblings"]
     assert "requested" not in siblings and "held" not in siblings and "stored" not in siblings
     assert siblings["none/not_cjk"] == 2  # both English pages
-    assert elapsed < SLOW_S + 20
+    assert summary["elapsed_seconds"] < SLOW_S + 20
