@@ -42,10 +42,11 @@ read from ``scrapy/core/scraper.py`` and ``engine.py``, and their bounds:
   Scrapy's public API whether a sibling can still come (:func:`_engine_closing`): not when the
   crawl is stopping (``crawler.crawling``, ``engine.running`` false), nor when the engine starts no
   new request (``engine.needs_backout()``) for no reason of the downloader or the scraper and has
-  no download left in flight. It then releases every held page with ``CLOSED``; they are extracted
-  and written while the sinks are still open (item pipelines close after the engine slot). A
-  sibling already downloading when the close starts is still waited for (the engine waits for it
-  anyway), and the wait's timeout ends every hold whatever Scrapy does.
+  no download left in flight, nor any response but the held pages' still read. It then releases
+  every held page with ``CLOSED``; they are extracted and written while the sinks are still open
+  (item pipelines close after the engine slot). A sibling already downloading when the close
+  starts is still waited for (the engine waits for it anyway), until it is stored, and the wait's
+  timeout ends every hold whatever Scrapy does.
 
 Nothing is held forever, nothing is lost at close.
 """
@@ -177,7 +178,7 @@ class SiblingPairing:
             self.hold.arrived(key)
 
     async def _wait(self, key: str, url: str, size: int) -> tuple[StoredPage | None, str | None]:
-        if self._closing():  # a response still processed while the engine closes
+        if self._closing(reading=len(self.hold) + 1):  # this page's response is read too
             self._count("held_closed")
             return None, CLOSED
         self._count("held")
@@ -231,7 +232,7 @@ class SiblingPairing:
     def _tick(self) -> None:
         """Release expired pages, or all when the engine closes; poll a shared store."""
         self.hold.expire(self.timeout_reason)
-        if self._closing():
+        if self._closing(reading=len(self.hold)):
             self.hold.release_all(CLOSED)
         if not len(self.hold):
             self._stop_timer()  # started again by the next held page
@@ -240,9 +241,9 @@ class SiblingPairing:
             self._polling = True
             deferred_from_coro(self._poll())
 
-    def _closing(self) -> bool:
+    def _closing(self, reading: int) -> bool:
         try:
-            return _engine_closing(self.crawler)
+            return _engine_closing(self.crawler, reading)
         except Exception:  # never let the timer die: held pages rely on it
             logger.exception("cannot tell whether the engine is closing")
             return False
@@ -304,13 +305,19 @@ def pairing_from_crawler(crawler: Crawler) -> SiblingPairing | None:
     return SiblingPairing(crawler, store, hold, shared=bool(url))
 
 
-def _engine_closing(crawler: Crawler) -> bool:
+def _engine_closing(crawler: Crawler, reading: int = 0) -> bool:
     """Whether no sibling can come any more: the crawl is stopping, or the engine closes the spider.
 
     Public Scrapy API only (2.19). ``engine.needs_backout()`` is true when the engine is not
     running, has no spider slot, is closing the spider, or its downloader or scraper is full; with
     neither full and no download in flight, what is left is a close. Downloads in flight may still
-    bring a sibling, so a close is seen once they are done (the engine waits for them anyway).
+    bring a sibling, so a close is seen once they are done (the engine waits for them anyway); and
+    so may a response downloaded but still read (its spider callback, the link scan, its item in
+    the pipelines before the store): the scraper slot holds more responses than ``reading``, those
+    of the held pages (each held page's response stays in ``scraper.slot.active`` while its item
+    waits). Without that, a sibling whose download ended during the close was lost when the hold's
+    timer ticked before its store: a 1.5 s link scan of the sibling (a temporary edit) made
+    ``tests/crawler/test_sibling_crawl.py``'s late-sibling test fail every time.
     """
     try:
         engine = crawler.engine
@@ -324,5 +331,7 @@ def _engine_closing(crawler: Crawler) -> bool:
     if scraper_slot is None:  # the spider is closed
         return True
     if engine.downloader.active or scraper_slot.needs_backout():
+        return False
+    if len(scraper_slot.active) + len(scraper_slot.queue) > reading:
         return False
     return engine.needs_backout()

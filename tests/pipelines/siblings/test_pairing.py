@@ -158,6 +158,33 @@ def test_held_page_is_paired_when_a_sibling_arrives() -> None:
     assert stat(crawler, "held") == 1 and stat(crawler, "held_paired") == 1
 
 
+def test_a_close_waits_for_a_response_still_read_not_only_for_a_download() -> None:
+    """While the engine closes, a response downloaded but still read (its spider callback, its
+    item on its way to the store) may be the sibling a held page waits for: the close is seen
+    once Scrapy's scraper slot holds the held pages' responses alone, and no download is in
+    flight. (The sibling lost so made the late-sibling crawl test fail whenever the hold's timer
+    ticked between the sibling's download and its store.)"""
+    from types import SimpleNamespace
+
+    from scrapy import Request
+    from scrapy.core.scraper import Slot
+
+    from pipelines.siblings.pairing import _engine_closing
+
+    slot = Slot()
+    downloader = SimpleNamespace(active=set())
+    engine = SimpleNamespace(running=True, downloader=downloader,
+                             scraper=SimpleNamespace(slot=slot), needs_backout=lambda: True)
+    crawler = SimpleNamespace(crawling=True, engine=engine)  # closing: needs_backout, not full
+    held, sibling = Request("http://a.org/n/1"), Request("http://a.org/n/2")
+    slot.active |= {held, sibling}
+    assert not _engine_closing(crawler, reading=1)  # the sibling is still read
+    slot.active.discard(sibling)
+    assert _engine_closing(crawler, reading=1)  # the held page's response alone
+    downloader.active.add(Request("http://a.org/n/3"))
+    assert not _engine_closing(crawler, reading=1)  # a download in flight
+
+
 def test_held_page_goes_on_without_a_sibling_after_the_wait() -> None:
     crawler, extract = pipeline(NEWSCRAWL_SIBLING_WAIT=0.3)
     (news,) = run(_together(extract, story(0, link=True), [], 0.1))
