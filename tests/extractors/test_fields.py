@@ -251,6 +251,8 @@ def test_bylines_lose_their_label_and_the_role_in_brackets(byline: str, names: l
      "no metadata: htmldate's 04.02.2022, written only in a comment__date, gives way"),
     ("wcxb_dev-01192.html", "2025-12-03",
      "no metadata: htmldate's 'Updated: December 7', in a date-and-credit block, gives way"),
+    ("htmldate_eval-00593.html", "2023-03-06",
+     "'06. Mär. 2023' under the headline (German abbreviation) over JSON-LD's 2023-01-10"),
 ])
 def test_publication_day_of_real_pages(name: str, day: str, rule: str) -> None:
     gold = fixture(name)
@@ -271,6 +273,24 @@ def test_a_hyphenated_date_is_read_day_first_except_on_english_pages(raw, langs,
     from extractors.dates import parse_date
 
     assert parse_date(raw, datetime(2026, 11, 1, tzinfo=UTC), langs)[0].iso()[:10] == day
+
+
+# The German and French month abbreviations (Duden's "Mär.", Austrian "Jän.", the Académie
+# française's "janv.", "févr.", "avr.", "juil.", "déc.", and "fév." as pages write it).
+@pytest.mark.parametrize("text, day", [
+    ("Aktualisiert am 06. Mär. 2023, 10:15", "2023-03-06"),
+    ("Wien, 2. Jän. 2022", "2022-01-02"),
+    ("Publié le 3 janv. 2021 à 10h", "2021-01-03"),
+    ("le 12 févr. 2020", "2020-02-12"),
+    ("Mis à jour le 1 fév 2020", "2020-02-01"),
+    ("5 avr. 2019", "2019-04-05"),
+    ("Paris, le 14 juil. 2018", "2018-07-14"),
+    ("24 déc. 2017 - 18:30", "2017-12-24"),
+])
+def test_a_month_abbreviation_is_read_in_a_line(text: str, day: str) -> None:
+    from extractors.dates import first_date_in
+
+    assert first_date_in(text).iso()[:10] == day
 
 
 def test_a_page_given_parsed_has_no_source_to_read_a_date_from() -> None:
