@@ -48,7 +48,8 @@ def add_common_crawl_options(
         type=positive_int,
         default=0,
         metavar="N",
-        help="stop after N responses (Scrapy CLOSESPIDER_PAGECOUNT; per process); "
+        help="stop after N responses (Scrapy CLOSESPIDER_PAGECOUNT; per process; requests "
+        "already in flight still finish, so a few more pages may be fetched); "
         "0 = no limit (default)",
     )
     parser.add_argument(

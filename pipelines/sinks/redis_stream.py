@@ -2,7 +2,8 @@
 
 ``XADD <NEWSCRAWL_STREAM_KEY> * item <json> id <id> site <site> page_type <type> published <date>``
 (the fields beside the JSON let a consumer route entries without parsing them), in one Lua script
-with a check against the hash ``<NEWSCRAWL_STREAM_KEY>:seen`` (item ``id`` → content hash): an
+with a check against the ``<NEWSCRAWL_STREAM_KEY>:seen:<bucket>`` hashes (item ``id`` → content
+hash; see Memory below): an
 item whose id was already streamed with the same content is not added again. A page fetched twice
 (its worker died before acknowledging it, or its lease expired during an outage) thus gives one
 stream entry, and so does a redelivered page (``extraction.redelivered``: fetched again after the
