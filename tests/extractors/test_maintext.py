@@ -581,6 +581,30 @@ def test_an_ad_slot_s_short_label_is_no_line_of_the_body():
     assert len(lines) == 3 and lines[2] == "Advertising paid for the new ferry in May."
 
 
+def test_a_call_to_subscribe_at_the_body_s_end_is_left_out():
+    # aeb (MIT), nj.com: the story ends on "Get the latest updates right in your inbox. Subscribe
+    # to NJ.com's newsletters.", a paragraph of the story's container its gold leaves out (as
+    # theparadigmng.com's "Click here to subscribe to The Paradigm Newsletter" on aeb, forbes.com's
+    # on big9, nationnews.com's "Subscribe now to our eNATION edition" on trafilatura_eval);
+    # extractors.SUBSCRIBE_CALL_LINES.
+    gold, result = _extract("aeb-00044.html")
+    call = "Subscribe to NJ.com"
+    assert call not in gold["body"] and call not in result.body
+    assert result.body.startswith(_first_line(gold["body"])[:40])
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.95
+    # the story's own sentences on newsletters stay: one before the last lines, and a long one
+    story = _FERRY_STORY
+    long_line = (b"The newsletter of the ferry's owners, sent to 4 000 subscribers every week, "
+                 b"printed the new timetable in May, with the fares of the summer season and "
+                 b"the names of the crews.")
+    page = parse_page(b"<html><body><article><p>The town's newsletter printed the timetable.</p>"
+                      + story + b"</p>" + story + b"</p><p>" + long_line + b"</p><p>Subscribe "
+                      b"to our newsletter for the latest news.</p></article></body></html>")
+    lines = extract(page).body.splitlines()
+    assert lines[0] == "The town's newsletter printed the timetable."
+    assert lines[-1] == long_line.decode() and len(lines) == 4
+
+
 def test_a_second_copy_of_the_story_in_the_markup_is_left_out():
     # wcxb_dev (CC-BY-4.0), loona-construction.com: the article is in the markup twice (one copy
     # for small screens, hidden by the style sheet) and the body held it twice (F1 0.49 before).
