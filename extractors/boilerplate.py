@@ -766,11 +766,31 @@ MAX_READ_ALSO_CHARS = 300
 #: (2026-11-27): trafilatura_eval snippets 0.9264 -> 0.9279 (10 pages up, none down), big9
 #: 0.9719 -> 0.9721 (9 up), cx_bbc 0.9550 -> 0.9551 (5 up), aeb 1 up, wcxb_dev 0.8526 either
 #: way (5 up, 3 down by 0.011 at most: golds that keep "Photo by ..." and "Image: ..." lines).
-_CREDIT_LINE = re.compile(
+_CREDIT_LABEL_PART = (
     r"\n[^\S\n]*\(?(?:fotos?|photos?|photograph|image|bild|bildquelle|credits?|cr\u00e9dits? photos?"
-    r"|titelbild|beitragsbild|abbildung(?: \d+)?|picture)[^\S\n]*(?:by\b|:|\u00a9)"
-    r"|getty images\)?[^\S\n]*(?=\n|$)")
+    r"|titelbild|beitragsbild|abbildung(?: \d+)?|picture)[^\S\n]*(?:by\b|:|\u00a9)")
+_CREDIT_AGENCY_PART = r"getty images\)?[^\S\n]*(?=\n|$)"
+_CREDIT_LINE = re.compile(_CREDIT_LABEL_PART + "|" + _CREDIT_AGENCY_PART)
 MAX_CREDIT_CHARS = 150
+#: :data:`_CREDIT_LINE`'s two alternatives searched apart (:func:`_credit_matches`): each opens
+#: with a fixed text the search skips to in C (a line break; "getty images"), where the
+#: alternation tested every character of the page's text against both first characters.
+_CREDIT_LABEL = re.compile(_CREDIT_LABEL_PART)
+_CREDIT_AGENCY = re.compile(_CREDIT_AGENCY_PART)
+
+
+def _credit_matches(text: str) -> list[re.Match]:
+    """``list(_CREDIT_LINE.finditer(text))``, from its two alternatives' searches: no match of
+    one can overlap a match of the other (a label's match is a line break, spaces, a bracket,
+    a label word and "by", ":" or "©"; an agency's holds no line break and no label's text), so
+    the alternation's matches are both searches' matches in the order of their starts (0.074
+    -> 0.028 ms a page big9, 0.063 -> 0.026 aeb, 0.086 -> 0.057 cx_163: the lower-cased text of
+    big9's and aeb's first 80 pages and cx_163's 74, median, warm; the same matches on each)."""
+    found = list(_CREDIT_LABEL.finditer(text))
+    agencies = list(_CREDIT_AGENCY.finditer(text))  # usually none
+    if agencies:
+        found = sorted(found + agencies, key=re.Match.start)
+    return found
 
 
 def _credit_lines(nodes: NodeTable, credits: list[re.Match], starts: np.ndarray,
@@ -823,7 +843,7 @@ def _related_blocks(nodes: NodeTable) -> tuple[np.ndarray, np.ndarray]:
     segments = nodes.seg_text
     text = "\n".join(segments).lower()
     matches = _related_headings(text)
-    credits = list(_CREDIT_LINE.finditer(text))  # usually none
+    credits = _credit_matches(text)  # usually none
     if not matches and not credits:
         return result, lines
     found = [at for at, _ in matches]

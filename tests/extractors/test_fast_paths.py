@@ -249,6 +249,34 @@ def test_region_text_kept_per_mask_is_a_fresh_reading(monkeypatch):
         assert attenuation.region_text(nodes, mask.copy(), drop, case) == fresh
 
 
+@pytest.mark.parametrize("text", [
+    "", "\n", "getty images", "\nphoto: getty images", "\n(photo by getty images)\nx",
+    "a\n  fotos: dpa\ngetty images)  \n\nbild: getty images\n", "getty imagesgetty images",
+    "\nabbildung 4: x getty images \n photograph \u00a9 y/getty images", "\ncr\u00e9dits photos : z"])
+def test_credit_lines_searched_apart_are_the_alternations_matches(text):
+    from extractors.boilerplate import _CREDIT_LINE, _credit_matches
+
+    def spans(matches):
+        return [(m.start(), m.end(), m.group()) for m in matches]
+
+    assert spans(_credit_matches(text)) == spans(_CREDIT_LINE.finditer(text))
+
+
+def test_credit_lines_of_every_fixture_page_searched_apart_are_the_alternations_matches():
+    """``_credit_matches`` (the label and the agency searched apart) finds, in the lower-cased
+    text ``_related_blocks`` searches, the matches of the one alternation, on every fixture
+    page."""
+    from extractors.boilerplate import _CREDIT_LINE, _credit_matches
+
+    found = 0
+    for result in _extractions():
+        text = "\n".join(result.page.nodes.seg_text).lower()
+        plain = [(m.start(), m.end(), m.group()) for m in _CREDIT_LINE.finditer(text)]
+        assert [(m.start(), m.end(), m.group()) for m in _credit_matches(text)] == plain
+        found += len(plain)
+    assert found > 10
+
+
 def test_text_authors_kept_per_page_are_those_read_afresh():
     """``bylines.text_authors`` keeps its answer per page and arguments: on every fixture page,
     for the argument sets the fields step uses, the kept answer is the fresh reading's, and a
