@@ -256,10 +256,11 @@ def test_region_text_kept_per_mask_is_a_fresh_reading(monkeypatch):
 def test_credit_lines_searched_apart_are_the_alternations_matches(text):
     from extractors.boilerplate import _CREDIT_LINE, _credit_matches
 
-    def spans(matches):
-        return [(m.start(), m.end(), m.group()) for m in matches]
+    assert _match_spans(_credit_matches(text)) == _match_spans(_CREDIT_LINE.finditer(text))
 
-    assert spans(_credit_matches(text)) == spans(_CREDIT_LINE.finditer(text))
+
+def _match_spans(matches) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in matches]
 
 
 def test_credit_lines_of_every_fixture_page_searched_apart_are_the_alternations_matches():
@@ -271,8 +272,8 @@ def test_credit_lines_of_every_fixture_page_searched_apart_are_the_alternations_
     found = 0
     for result in _extractions():
         text = "\n".join(result.page.nodes.seg_text).lower()
-        plain = [(m.start(), m.end(), m.group()) for m in _CREDIT_LINE.finditer(text)]
-        assert [(m.start(), m.end(), m.group()) for m in _credit_matches(text)] == plain
+        plain = _match_spans(_CREDIT_LINE.finditer(text))
+        assert _match_spans(_credit_matches(text)) == plain
         found += len(plain)
     assert found > 10
 
