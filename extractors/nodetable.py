@@ -73,6 +73,10 @@ class NodeTable:
     #: ``nonlink_text`` once read (read-only): the chain's steps read it 13-65 times a page (a
     #: median 23, big9 and cx_163), each an n-row subtraction before
     _nonlink: np.ndarray | None = None
+    #: :func:`extractors.attenuation.region_text`'s lines of each row mask it was asked (by
+    #: the mask's bytes). They are read from the segment columns only, which :meth:`masked`'s
+    #: copies share with the table: so do the lines kept (never written to once kept).
+    _lines: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.tag)

@@ -172,6 +172,112 @@ def test_name_words_asked_again_answer_as_a_fresh_reading():
         assert names.matching_words(lists) == expected  # read from what the calls kept
 
 
+def test_stemmed_words_and_their_rows_read_by_bisection_are_the_plain_passes():
+    """``NameWords._starting`` (the page's sorted words, each stem's run from its
+    ``bisect_left``) gives the words the plain pass over every word finds
+    (``word.startswith(stems)``), and ``_rows_of`` (``bisect_right`` over the starts as a list)
+    the names ``np.searchsorted`` finds, on a fresh reading of every fixture page: for each
+    listed stem, each list's stems, the stems of all lists at once, and made-up stems (a word's
+    whole, one letter, a letter past every word)."""
+    from extractors.boilerplate import (DIALOG_WORDS, GALLERY_WORDS, PAYWALL_WORDS, NameWords,
+                                        _word_lists)
+
+    lists = (*_LISTS, GALLERY_WORDS, DIALOG_WORDS, PAYWALL_WORDS)
+    stems = [s for listed in _word_lists(lists)[1] for s in listed]
+    found = rows = 0
+    for result in _extractions():
+        names = NameWords.of(result.page.nodes)
+        if not names.unique:
+            continue
+        names.matching_words(lists)  # what the chain asks first (it keeps the words present)
+        present = frozenset(names.joined.split())
+        some = sorted(present)[:3]
+        for asked in ([(s,) for s in stems] + [tuple(listed) for listed in _word_lists(lists)[1]]
+                      + [_word_lists(lists)[3], tuple(some), ("a", "z"), ("\uffff",), ("",)]):
+            plain = frozenset(word for word in present if word.startswith(asked))
+            assert names._starting(asked) == plain
+            found += len(plain)
+        for word in present:
+            spaced, places = f" {word} ", []
+            at = names.joined.find(spaced)
+            while at >= 0:
+                places.append(at)
+                at = names.joined.find(spaced, at + 1)
+            plain = frozenset((np.searchsorted(names.starts, places, side="right") - 1).tolist())
+            assert names._rows_of(word) == plain
+            rows += len(plain)
+    assert found > 100 and rows > 1000
+
+
+@pytest.mark.slow  # ~35 s: five masks, four flag pairs, three readings, every page
+def test_region_text_kept_per_mask_is_a_fresh_reading(monkeypatch):
+    """``region_text`` keeps each mask's lines on the table (``nodes._lines``): on every fixture
+    page, for the chain's body mask, the furniture mask, every row, no row and a random half,
+    each asked with and without the link edges and the case joins, in one order and then the
+    reverse, it gives what a reading on a table with nothing kept gives, also on a
+    ``masked`` copy (which shares the kept lines); asked again, it reads what it kept."""
+    from dataclasses import replace
+
+    from extractors import attenuation
+    from extractors.boilerplate import furniture_mask
+
+    flags = [(False, False), (True, False), (False, True), (True, True)]
+    rng = np.random.default_rng(28)
+    asked, lines = [], 0
+    for result in _extractions():
+        nodes = result.page.nodes
+        n = len(nodes)
+        masks = [extract_main_text(result.page).keep, furniture_mask(nodes),
+                 np.ones(n, dtype=bool), np.zeros(n, dtype=bool), rng.random(n) < 0.5]
+        masks = [mask for mask in masks if mask is not None]
+        copy = nodes.masked(masks[-1])
+        for order in (flags, flags[::-1]):
+            for mask in masks:
+                for drop, case in order:
+                    fresh = attenuation.region_text(replace(nodes, _lines={}), mask, drop, case)
+                    assert attenuation.region_text(nodes, mask, drop, case) == fresh
+                    assert attenuation.region_text(copy, mask, drop, case) == fresh
+                    asked.append((nodes, mask, drop, case, fresh))
+                    lines += fresh.count("\n") + bool(fresh)
+    assert lines > 10000
+
+    def fails(*args):
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(attenuation, "_region_lines", fails)
+    for nodes, mask, drop, case, fresh in asked:
+        assert attenuation.region_text(nodes, mask.copy(), drop, case) == fresh
+
+
+@pytest.mark.parametrize("text", [
+    "", "\n", "getty images", "\nphoto: getty images", "\n(photo by getty images)\nx",
+    "a\n  fotos: dpa\ngetty images)  \n\nbild: getty images\n", "getty imagesgetty images",
+    "\nabbildung 4: x getty images \n photograph \u00a9 y/getty images", "\ncr\u00e9dits photos : z"])
+def test_credit_lines_searched_apart_are_the_alternations_matches(text):
+    from extractors.boilerplate import _CREDIT_LINE, _credit_matches
+
+    assert _match_spans(_credit_matches(text)) == _match_spans(_CREDIT_LINE.finditer(text))
+
+
+def _match_spans(matches) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in matches]
+
+
+def test_credit_lines_of_every_fixture_page_searched_apart_are_the_alternations_matches():
+    """``_credit_matches`` (the label and the agency searched apart) finds, in the lower-cased
+    text ``_related_blocks`` searches, the matches of the one alternation, on every fixture
+    page."""
+    from extractors.boilerplate import _CREDIT_LINE, _credit_matches
+
+    found = 0
+    for result in _extractions():
+        text = "\n".join(result.page.nodes.seg_text).lower()
+        plain = _match_spans(_CREDIT_LINE.finditer(text))
+        assert _match_spans(_credit_matches(text)) == plain
+        found += len(plain)
+    assert found > 10
+
+
 def test_text_authors_kept_per_page_are_those_read_afresh():
     """``bylines.text_authors`` keeps its answer per page and arguments: on every fixture page,
     for the argument sets the fields step uses, the kept answer is the fresh reading's, and a
