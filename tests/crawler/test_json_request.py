@@ -99,3 +99,44 @@ def test_entries_it_did_not_write_are_rejected(entry: bytes) -> None:
 def test_a_plain_request_class_name_is_accepted_and_dropped() -> None:
     loaded = loads(b'{"url": "http://a.org/", "_class": "scrapy.http.request.Request"}')
     assert loaded == {"url": "http://a.org/"}
+
+
+def test_request_dict_is_to_dict_for_the_requests_of_a_real_page(monkeypatch) -> None:
+    """``request_dict`` gives ``Request.to_dict``'s dict (and JSON text) for every request the
+    news spider yields for the demo site's section page (its sibling, its links), and for the
+    made-up request above; it searches the spider's methods once per callback function, where
+    ``to_dict`` searched them twice for every request."""
+    from scrapy.utils.test import get_crawler
+
+    from crawler.demo.server import load_site
+    from crawler.spiders.news import NewsSpider
+    from tests.crawler.test_spider import BASE, _response, parse_all
+
+    spider = NewsSpider.from_crawler(get_crawler(NewsSpider), start_urls=f"{BASE}/")
+    requests = [out for out in parse_all(spider, _response("/news/", load_site().replies[
+        "/news/"].body)) if isinstance(out, Request)]
+    assert len(requests) >= 15
+    expected = [request.to_dict(spider=spider) for request in requests]
+    searches = []
+    getmembers = json_request.inspect.getmembers
+    monkeypatch.setattr(json_request.inspect, "getmembers",
+                        lambda *args, **kwargs: searches.append(1) or getmembers(*args, **kwargs))
+    made = [json_request.request_dict(request, spider) for request in requests]
+    assert made == expected
+    assert [json_request.dumps(d) for d in made] == [json_request.dumps(d) for d in expected]
+    assert len(searches) == 2  # parse and on_error, once each
+    other = _Spider()
+    assert json_request.request_dict(_request(other), other) == _request(other).to_dict(
+        spider=other)
+
+
+def test_request_dict_of_a_callback_that_is_no_method_of_the_spider_raises_as_to_dict() -> None:
+    spider, other = _Spider(), _Spider()
+    foreign = Request("https://example.com/", callback=lambda response: None)
+    with pytest.raises(ValueError):
+        foreign.to_dict(spider=spider)
+    with pytest.raises(ValueError):
+        json_request.request_dict(foreign, spider)
+    # another instance's method of the spider's class: named, by both
+    borrowed = Request("https://example.com/", callback=other.parse, errback=other.on_error)
+    assert json_request.request_dict(borrowed, spider) == borrowed.to_dict(spider=spider)

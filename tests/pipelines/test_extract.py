@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import threading
 
 import pytest
 from scrapy.exceptions import DropItem
@@ -119,6 +120,43 @@ def test_extractor_exception_is_logged_counted_and_dropped(
     assert crawler.stats.get_value("newscrawl/errors/extract_exception") == 2
     assert "https://www.bbc.com/news/business-27107354" in caplog.text
     assert "ZeroDivisionError" in caplog.text
+
+
+def test_an_articles_item_is_built_in_the_thread_of_its_extraction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The news item (its id, the extraction's dict) is built beside the extraction, off the
+    reactor's thread, with no second trip between the threads; the item is the same."""
+    threads = {}
+
+    def recorded(name, func):
+        def call(*args, **kwargs):
+            threads.setdefault(name, []).append(threading.current_thread())
+            return func(*args, **kwargs)
+        return call
+
+    _, (reference,) = extract([page_item("cx_163-00002.html")])
+    monkeypatch.setattr(pipelines.extract, "extract_page",
+                        recorded("extract", pipelines.extract.extract_page))
+    monkeypatch.setattr(pipelines.extract, "article_item",
+                        recorded("item", pipelines.extract.article_item))
+    _, (news,) = extract([page_item("cx_163-00002.html")])
+    assert threads["item"] == threads["extract"]
+    assert threads["item"][0] is not threading.current_thread()  # the test's loop thread
+    for built in (news, reference):
+        built["extraction"].pop("timings_ms")
+    assert news == reference and news["body"]
+
+
+def test_an_error_building_the_item_is_raised_not_counted_as_the_extractors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken_item(*args, **kwargs):  # fault injection: a bug in the item's building
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(pipelines.extract, "article_item", broken_item)
+    with pytest.raises(ZeroDivisionError):
+        extract([page_item()])
 
 
 def test_other_items_pass_untouched() -> None:

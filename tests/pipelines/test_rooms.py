@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from pipelines.extract import ExtractPipeline
 from tests.pipelines.helpers import build, drive, make_crawler, page_item, run
@@ -26,6 +27,7 @@ DOORS = {
     ("siblings.parsed_pages", "PageCache.pop"),
     ("siblings.parsed_pages", "PageCache.put"),
     ("siblings.parsed_pages", "body_key"),
+    ("siblings.parsed_pages", "parsed_sibling"),
     ("lists.stage", "ListStage.has_wrapper"),
     ("lists.stage", "ListStage.news_list"),
     ("lists.stage", "ListStage.publish"),
@@ -45,7 +47,9 @@ def _module(frame: Any) -> str | None:
 
 def path_of_last(pipeline: ExtractPipeline, items: list[dict[str, Any]]) -> tuple[dict, set]:
     """The last item's news item, and every (caller module, callee module, callee function) of a
-    call from one part of ``pipelines`` into another while it went through (reactor thread)."""
+    call from one part of ``pipelines`` into another while it went through: on the reactor thread
+    and in what the hall hands to a worker thread (run here in the reactor's thread, so that the
+    profile hook sees it: the article's item is built in the extraction's thread)."""
     crossings: set[tuple[str, str, str]] = set()
 
     def profile(frame: Any, event: str, arg: Any) -> None:
@@ -59,11 +63,16 @@ def path_of_last(pipeline: ExtractPipeline, items: list[dict[str, Any]]) -> tupl
         await drive(pipeline, items[:-1], close=False)
         sys.setprofile(profile)
         try:
-            return await pipeline.process_item(items[-1])
+            with mock.patch("pipelines.extract.run_in_thread", _in_this_thread):
+                return await pipeline.process_item(items[-1])
         finally:
             sys.setprofile(None)
 
     return run(go()), crossings
+
+
+async def _in_this_thread(func: Any, *args: Any) -> Any:
+    return func(*args)
 
 
 def articles() -> list[dict[str, Any]]:
