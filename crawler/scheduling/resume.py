@@ -248,7 +248,8 @@ class ResumableScheduler(Scheduler):
             self.stats.inc_value("scheduler/enqueued/memory")
         self.stats.inc_value("scheduler/enqueued")
         if self._fd is not None:
-            text = json_request.dumps(json_request.request_dict(request, self.spider)).decode("utf-8")
+            request_json = json_request.dumps(json_request.request_dict(request, self.spider))
+            text = request_json.decode("utf-8")
             self._journal_queued(request, text, fingerprint, crawl_round)
         self.tracker.hand_over(parent)
         return True

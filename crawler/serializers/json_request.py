@@ -44,7 +44,8 @@ from scrapy import Request
 
 from pipelines.untrusted import UntrustedData, load_json
 
-__all__ = ["ALLOWED_CALLBACKS", "MAX_ENTRY_BYTES", "RejectedRequest", "dumps", "loads", "request_dict"]
+__all__ = ["ALLOWED_CALLBACKS", "MAX_ENTRY_BYTES", "RejectedRequest", "dumps", "loads",
+           "request_dict"]
 
 #: The spider methods a queued request may name (``NewsSpider.parse`` and ``NewsSpider.on_error``).
 ALLOWED_CALLBACKS = frozenset({"parse", "on_error"})

@@ -252,7 +252,8 @@ def test_region_text_kept_per_mask_is_a_fresh_reading(monkeypatch):
 @pytest.mark.parametrize("text", [
     "", "\n", "getty images", "\nphoto: getty images", "\n(photo by getty images)\nx",
     "a\n  fotos: dpa\ngetty images)  \n\nbild: getty images\n", "getty imagesgetty images",
-    "\nabbildung 4: x getty images \n photograph \u00a9 y/getty images", "\ncr\u00e9dits photos : z"])
+    "\nabbildung 4: x getty images \n photograph \u00a9 y/getty images",
+    "\ncr\u00e9dits photos : z"])
 def test_credit_lines_searched_apart_are_the_alternations_matches(text):
     from extractors.boilerplate import _CREDIT_LINE, _credit_matches
 
