@@ -61,16 +61,12 @@ _LABEL = re.compile(
 #: "X Stand: 05.", "X Posts: 1".
 _BOX_TAIL = re.compile(r"(?i)\s*(?:[→»›]|\balle\s+artikel\b|\bfollow\b|\bshares\b|"
                        r"\bstand\s*:|\bposts\s*:\s*\d).*$")
-#: A role in brackets after the name: "Eberhard Fuhr (Pressesprecher des EJW)". Dropped from
-#: text bylines only: what a page declares keeps its bracket as written ("Jean-Luc Aufranc
-#: (CNXSoft)" in JSON-LD, pixnet's meta author "史蒂文的家_藍天 (stevenhgm)", which without it is
-#: the site's name), as the gold takes it. Every page with a gold author, dropped everywhere ->
-#: text only: readability_testpages 58 -> 60 of 76 (pixnet, lemonde-1's microdata "Martin
-#: Untersinger (avec Damien Leloup et Morgane Tual)"), wcxb_dev 635 -> 636 of 739 (cnx-software),
-#: trafilatura_eval and gne unchanged; kept nowhere (text bylines too): wcxb_dev +1 more
-#: (mattressnap's author box "Lance Ryan (Content Manager)"), trafilatura_eval -1 (ejwue.de's
-#: "Eberhard Fuhr (Pressesprecher des EJW)" under the headline; docs/evaluation.md, "Authors,
-#: fourteenth round").
+#: A role in brackets after the name: "Eberhard Fuhr (Pressesprecher des EJW)"; dropped from
+#: declared values too, though three golds keep the bracket as the page declares it ("Jean-Luc
+#: Aufranc (CNXSoft)", pixnet's "史蒂文的家_藍天 (stevenhgm)", lemonde-1's "Martin Untersinger
+#: (avec Damien Leloup et Morgane Tual)"): an author is a person's name, not a site's name or three
+#: people in one string (issue 9); keeping it would score readability_testpages 0.763 -> 0.789,
+#: wcxb_dev 0.859 -> 0.861 (docs/evaluation.md, "Authors, fourteenth round", and the lead's note).
 _ROLE_TAIL = re.compile(r"\s+\([^()]{2,}\)?\s*$")
 _CJK_PREFIX = re.compile(r"^\s*(?:作者|记者|文|编辑|责任编辑|撰文|本报记者|通讯员)\s*[:：/]?\s*")
 _SPLIT = re.compile(r"\s*(?:,|;|\||/|&|、|，|；|\band\b|\bund\b|\bet\b|\by\b|\bи\b|\s+-\s+)\s*",
@@ -173,11 +169,7 @@ def _names_in(value: str, sites: set[str], declared: bool = False):
 
 
 def _person(part: str, sites: set[str], declared: bool = False) -> tuple[str | None, str]:
-    if not declared:
-        part = _ROLE_TAIL.sub("", part)
-    name = _PREFIX.sub("", part).strip(" \t,;:|-–—·•()[]\"'“”")
-    if declared and name.count("(") > name.count(")"):  # the bracket kept, closed as written
-        name += ")"
+    name = _PREFIX.sub("", _ROLE_TAIL.sub("", part)).strip(" \t,;:|-–—·•()[]\"'“”")
     if not name or not _LETTER.search(name):
         return None, "no letters"
     if len(name) > MAX_NAME_CHARS or len(name.split()) > MAX_NAME_WORDS:
