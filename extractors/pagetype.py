@@ -66,9 +66,11 @@ __all__ = ["ADDRESS_FLOORS", "CARDS_ARTICLE_FLOOR", "CATALOGUE_ARTICLE_FLOOR",
            "CATALOGUE_LIST_FLOOR", "COMMERCE_ARTICLE_FLOOR", "FEATURES", "LIST_FLOOR",
            "LIST_FLOORS",
            "KIND_FLOORS", "LISTED_ARTICLE_FLOOR", "LISTED_RULES", "LIST_KINDS", "MAX_TEASER_GAP",
-           "MEDIA_ARTICLE_FLOOR", "MIN_ARTICLE_ELEMENTS", "MIN_BODY_TEASERS", "MIN_TEASER_SHARE",
+           "MAX_SHORT_LINE", "MEDIA_ARTICLE_FLOOR", "MIN_ARTICLE_ELEMENTS", "MIN_BODY_LINES",
+           "MIN_BODY_TEASERS", "MIN_SHORT_LINE_SHARE", "MIN_TEASER_SHARE",
            "OFFER_ARTICLE_FLOOR", "OUT_OF_FOLD_KIND_FLOOR",
            "REFERENCE_ARTICLE_FLOOR", "ROOT_ARTICLE_FLOOR", "SECTION_ARTICLE_FLOOR",
+           "SHORT_LINES_ARTICLE_FLOOR",
            "TEASER_ARTICLE_FLOOR", "UNDECLARED_ARTICLE_FLOOR", "Forest", "PageTypeModel",
            "address_floor", "address_kinds", "card_page", "catalogue_address", "classify_page",
            "commerce_address",
@@ -76,7 +78,7 @@ __all__ = ["ADDRESS_FLOORS", "CARDS_ARTICLE_FLOOR", "CATALOGUE_ARTICLE_FLOOR",
            "default_page_model", "heuristic_type", "list_floor", "listed_page", "load_page_model",
            "media_address",
            "page_features", "page_kinds", "reference_address", "root_address", "section_address",
-           "teaser_body"]
+           "short_line_share", "short_lined_body", "teaser_body"]
 
 logger = logging.getLogger(__name__)
 
