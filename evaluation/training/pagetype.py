@@ -17,10 +17,10 @@ left out of the recall, not of the accuracy); when no pair keeps even that, the 
 the most of them, with a warning naming the shortfall. The printed table and the card say which
 rule chose. The cross-validation and the tables decide as the crawl does: at a
 media, root, documentation or discussion, commerce or section-front address, where the
-chain's body is a column of teasers, on a page of cards, on one that declares an offer and no
-article, on one whose JSON-LD declares no article type and on one the list step reads as one
-list (:func:`extractors.pagetype.page_kinds`) P(article) must also reach that kind's floor
-(:data:`extractors.pagetype.KIND_FLOORS`).
+chain's body is a column of teasers or mostly short lines, on a page of cards, on one that
+declares an offer and no article, on one whose JSON-LD declares no article type and on one
+the list step reads as one list (:func:`extractors.pagetype.page_kinds`) P(article) must also
+reach that kind's floor (:data:`extractors.pagetype.KIND_FLOORS`).
 
 The validation table compares, per set, the heuristic alone and the model; the card keeps it,
 with the confusion matrices and the cross-validated scores per set. Sets: :data:`DEFAULT_SETS`
@@ -365,7 +365,8 @@ def run(args: argparse.Namespace) -> int:
                              "commerce: /products/, /pricing/...; section: /topic/<name>, "
                              "/news...; catalogue: /browse/, /c/, /collections/..., where "
                              "P(list) >= 0.3 also makes a list; teasers: a body that is a "
-                             "column of headline-link teasers; cards: 20+ <article> "
+                             "column of headline-link teasers; short_lines: a body of 5+ "
+                             "lines, 60 % of them under 60 characters; cards: 20+ <article> "
                              "elements; offer: a declared product, service or FAQ and no "
                              "article; undeclared: JSON-LD "
                              "types and no article type; listed: DWSIE types it list and "

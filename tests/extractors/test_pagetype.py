@@ -1,8 +1,8 @@
 """Page type: the heuristic and the shipped page model that decides, on the real fixture pages
 (tests/fixtures/pages: aeb, cx_163, cx_bbc, wcxb_dev, gerapy_listdetail; pagetype/,
-pagetype_media/, pagetype_root/, pagetype_address/, pagetype_offer/, pagetype_undeclared/ and
-pagetype_catalogue/: wcxb_dev, cx_163; see SOURCES.md), the media, root, reference and catalogue
-address rules, the teaser body,
+pagetype_media/, pagetype_root/, pagetype_address/, pagetype_offer/, pagetype_undeclared/,
+pagetype_catalogue/ and pagetype_short_lines/: wcxb_dev, cx_163, aeb; see SOURCES.md), the
+media, root, reference and catalogue address rules, the teaser body, the body of short lines,
 cards, declared offer and undeclared article rules, and
 ``newscrawl train pagetype`` on tests/fixtures/eval/page_type (wcxb_dev and gerapy_listdetail
 pages, CC-BY-4.0 and Apache-2.0)."""
@@ -23,12 +23,15 @@ from extractors.boilerplate import page_itemtypes
 from extractors import extract
 from extractors.attenuation import extract_main_text
 from extractors.modelio import MODELS_DIR
+from extractors.script import CJK_MIN_SHARE
 from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, CATALOGUE_ARTICLE_FLOOR,
                                  CATALOGUE_LIST_FLOOR, CJK_LISTED_RULES, LIST_FLOOR,
                                  FEATURES, KIND_FLOORS, LIST_KINDS, LISTED_ARTICLE_FLOOR,
                                  MEDIA_ARTICLE_FLOOR,
                                  OFFER_ARTICLE_FLOOR, REFERENCE_ARTICLE_FLOOR,
-                                 ROOT_ARTICLE_FLOOR, TEASER_ARTICLE_FLOOR,
+                                 MIN_BODY_LINES, MIN_SHORT_LINE_SHARE,
+                                 ROOT_ARTICLE_FLOOR, SHORT_LINES_ARTICLE_FLOOR,
+                                 TEASER_ARTICLE_FLOOR,
                                  UNDECLARED_ARTICLE_FLOOR, PageTypeModel,
                                  address_floor, address_kinds, card_page, catalogue_address,
                                  classify_page, list_floor,
@@ -36,7 +39,7 @@ from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, CATALOGUE_
                                  heuristic_type, listed_page, load_page_model, media_address,
                                  page_features,
                                  page_kinds, reference_address, root_address, section_address,
-                                 teaser_body)
+                                 short_line_share, short_lined_body, teaser_body)
 from tests.fixture_pages import gold_lines, page_bytes
 
 PAGE_TYPE_SET = Path(__file__).parents[1] / "fixtures" / "eval" / "page_type"
@@ -855,3 +858,43 @@ def test_the_floor_choice_says_so_when_no_pair_keeps_the_recall():
     assert kept[(floor, rescue)] == max(kept.values()) == 54
     assert floor_rule_text(chosen).startswith("NO pair keeps 1.01") and "short by 0.01" in \
         floor_rule_text(chosen)
+
+
+@pytest.mark.parametrize("url", ["https://www.zoho.com/people/",
+                                 "https://www.higheredjobs.com/career/ResumeService.cfm",
+                                 "https://www.progressive.com/pet-insurance/"])
+def test_a_body_of_short_lines_the_model_is_unsure_of_is_not_an_article(url):
+    """A firm's product page, a job board's service page and an insurer's landing page
+    (wcxb_dev, sites held out of training, gold other): the chain's body is headings, bullets and
+    button labels (70-80 % of the lines under 60 characters), P(article) 0.11-0.25, over the
+    model's own floor, under :data:`SHORT_LINES_ARTICLE_FLOOR`; typed article before the kind
+    (2026-11-28), of no address kind."""
+    gold, result = _unsure_page("pagetype_short_lines", url, SHORT_LINES_ARTICLE_FLOOR)
+    lines, share, _cjk = short_line_share(result.body)
+    assert lines >= MIN_BODY_LINES and share >= MIN_SHORT_LINE_SHARE
+    assert short_lined_body(result.body)
+    assert "short_lines" in page_kinds(result.page, result.body)
+    assert result.page_type == gold["page_type"] == "other"
+
+
+def test_articles_with_a_body_of_short_lines_stay_articles():
+    """autoracing.com.br's NASCAR standings (aeb, an article; a set no page model was trained
+    on): a body of short lines at P(article) 0.35, over the kind's floor, stays an article. A CJK
+    body is not of the kind: money.163.com's story (cx_163, P(article) 0.12, the heuristic says
+    list) has 12 lines, most under 60 (CJK counted triple), and stays an article."""
+    gold, html = _address_page("pagetype_short_lines",
+                               "http://www.autoracing.com.br/classificacao-nascar/")
+    result = extract(html, url=gold["url"])
+    p_article, floor = _p_article_and_floor(result)
+    assert floor <= SHORT_LINES_ARTICLE_FLOOR <= p_article
+    assert short_lined_body(result.body)
+    assert result.page_type == gold["page_type"] == "article"
+
+    base = Path(__file__).parents[1] / "fixtures" / "pagetype"
+    result = extract((base / "pages" / "cx_163-00020.html").read_bytes())
+    p_article, floor = _p_article_and_floor(result)
+    lines, share, cjk = short_line_share(result.body)
+    assert lines >= MIN_BODY_LINES and share >= MIN_SHORT_LINE_SHARE and cjk >= CJK_MIN_SHARE
+    assert floor <= p_article < SHORT_LINES_ARTICLE_FLOOR
+    assert not short_lined_body(result.body)
+    assert result.page_type == "article"
