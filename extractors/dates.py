@@ -62,7 +62,7 @@ _MONTHS = {
     "dez": 12, "dezember": 12, "décembre": 12,
     # the German and French abbreviations (Duden's "Mär."/Austrian "Jän.", the Académie's
     # "janv.", "févr.", "avr.", "juil.", "déc."; "fév." as written too): htmldate_eval 0.943 ->
-    # 0.945 (eatsmarter.de), no other page of the date sets changes (docs/evaluation.md, "Dates,
+    # 0.944 (eatsmarter.de), no other page of the date sets changes (docs/evaluation.md, "Dates,
     # fifteenth round")
     "mär": 3, "jän": 1, "janv": 1, "févr": 2, "fév": 2, "avr": 4, "juil": 7, "déc": 12,
 }
