@@ -83,11 +83,13 @@ def test_an_article_typed_other_keeps_the_same_body(monkeypatch):
     other article fixture, its type forced to ``other``, gives the body it gives as an article (link-only
     edge lines and a comment section's call left out either way). Teasers of other stories go on
     article pages only (``extractors.TEASER_WORDS``: on pages typed other a landing page's cards
-    are its content), so that step is left out of both readings here."""
+    are its content), so that step is left out of both readings here, as is the trailing heading's
+    (``extractors.TRAILING_HEADINGS``, measured on article pages only)."""
     import extractors as chain
     from tests.fixture_pages import gold_lines
 
     monkeypatch.setattr(chain, "_without_teasers", lambda page, main: main)
+    monkeypatch.setattr(chain, "_without_trailing_heading", lambda page, main: main)
 
     def body(gold: dict) -> tuple[str, str]:
         result = chain.extract(page_bytes(gold), url=gold.get("url"))

@@ -605,6 +605,29 @@ def test_a_call_to_subscribe_at_the_body_s_end_is_left_out():
     assert lines[-1] == long_line.decode() and len(lines) == 4
 
 
+def test_a_heading_that_ends_the_body_over_text_left_out_goes():
+    # aeb (MIT), telegraph.co.uk's Tennis Podcast page: the story ends on an h4, "How to listen
+    # to The Tennis Podcast", over a paragraph of links ("Listen: http://po.st/...") CleanTree
+    # prunes; alone it was the body's last line, a label over nothing (its gold leaves it out, as
+    # cx_bbc's leaves out a photo essay's last crosshead); extractors.TRAILING_HEADINGS.
+    gold, result = _extract("aeb-00097.html")
+    label = "How to listen to The Tennis Podcast"
+    assert label not in gold["body"] and label not in result.body
+    assert result.body.splitlines()[-1].startswith("This week's Tennis Podcast is sponsored")
+    assert page_f1(shingle_match(gold["body"], result.body)) > 0.99
+    # a heading over a list of links the body prunes goes; one that ends the story as written
+    # (nothing after it in the region) stays
+    story = _FERRY_STORY + b"</p>" + _FERRY_STORY + b"</p>"
+    links = b"<ul>" + b"".join(b'<li><a href="/s%d">Another story %d</a></li>' % (k, k)
+                               for k in range(4)) + b"</ul>"
+    page = parse_page(b"<html><body><article>" + story + b"<h2>The harbour in pictures</h2>" + links
+                      + b"</article></body></html>")
+    assert extract(page).body.splitlines()[-1].startswith("The ferry leaves")
+    page = parse_page(b"<html><body><article>" + story + b"<h2>The end</h2></article>"
+                      b"</body></html>")
+    assert extract(page).body.splitlines()[-1] == "The end"
+
+
 def test_a_second_copy_of_the_story_in_the_markup_is_left_out():
     # wcxb_dev (CC-BY-4.0), loona-construction.com: the article is in the markup twice (one copy
     # for small screens, hidden by the style sheet) and the body held it twice (F1 0.49 before).
