@@ -103,13 +103,15 @@ def _warm_worker() -> None:
 
 
 #: A frame between the service and a pool process: its length (8 bytes, network order), then
-#: its body. A call's body (:func:`_call_frame`) is a JSON head (its length in 4 bytes, then
-#: ``{"method", "params", "raw"}``) followed by the page strings of :data:`_RAW_PARAMS` as raw
-#: UTF-8, which the head's params leave out and ``raw`` lists with their byte lengths; an
-#: answer's body is the outcome's JSON. JSON, not pickle: nothing a process reads from the other
-#: can execute code. The pages go raw because escaping them into JSON and back cost 1.06 ms a
-#: call on aeb's first 60 pages (158 kB on average), a twentieth of an extraction, which the
-#: one-client rate would pay; this frame's round trip takes 0.35 ms (a pickle's took 0.07).
+#: its body (:func:`_call_frame` writes a call's whole frame). A call's body is a JSON head (its
+#: length in 4 bytes, then ``{"method", "params", "raw"}``) followed by the page strings of
+#: :data:`_RAW_PARAMS` as raw UTF-8, which the head's params leave out and ``raw`` lists with
+#: their byte lengths; an answer's body is the outcome's JSON (:func:`_json_out`), which the
+#: server passes on unparsed (:func:`_response_bytes`). JSON, not pickle: nothing a process
+#: reads from the other can execute code. The pages go raw because escaping them into JSON and
+#: back cost 1.06 ms a call on aeb's first 60 pages (158 kB on average), a twentieth of an
+#: extraction, which the one-client rate would pay; this frame's round trip takes 0.35 ms (a
+#: pickle's took 0.07).
 _HEADER = struct.Struct("!Q")
 _HEAD_LENGTH = struct.Struct("!I")
 #: The params sent as raw UTF-8 after a call's JSON head (see :data:`_HEADER`).
@@ -121,8 +123,19 @@ def _json_bytes(value) -> bytes:
         "utf-8", "surrogatepass")
 
 
+def _json_out(value) -> bytes:
+    """``value``'s JSON as UTF-8 for the client (and for an answer the server passes on as it is):
+    valid UTF-8 always, a lone surrogate (which a page's text may carry into the answer) written
+    as its ``\\udxxx`` escape."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":")).encode("ascii")
+
+
 def _call_frame(method: str, params: dict) -> bytes:
-    """A call's frame body (see :data:`_HEADER`): the JSON head, then the raw page strings.
+    """A call's whole frame (see :data:`_HEADER`): its length, the JSON head, then the raw page
+    strings, joined once (a page is copied into the frame once, not again for the length).
     ``surrogatepass`` carries a lone surrogate the request's JSON may hold (``"\\ud800"``)."""
     raw = [(key, params[key].encode("utf-8", "surrogatepass")) for key in _RAW_PARAMS
            if isinstance(params.get(key), str)]
@@ -130,22 +143,26 @@ def _call_frame(method: str, params: dict) -> bytes:
     head = _json_bytes({"method": method,
                         "params": {k: v for k, v in params.items() if k not in sent_raw},
                         "raw": [[key, len(data)] for key, data in raw]})
-    return b"".join([_HEAD_LENGTH.pack(len(head)), head, *(data for _key, data in raw)])
+    size = _HEAD_LENGTH.size + len(head) + sum(len(data) for _key, data in raw)
+    return b"".join([_HEADER.pack(size), _HEAD_LENGTH.pack(len(head)), head,
+                     *(data for _key, data in raw)])
 
 
-def _read_call(frame: bytes) -> tuple[str, dict]:
-    """``(method, params)`` from a body :func:`_call_frame` wrote."""
-    size = _HEAD_LENGTH.unpack_from(frame)[0]
+def _read_call(frame: bytes | bytearray) -> tuple[str, dict]:
+    """``(method, params)`` from a frame's body (after its length) :func:`_call_frame` wrote;
+    the pages are decoded from a view of it, not from copies of their bytes."""
+    view = memoryview(frame)
+    size = _HEAD_LENGTH.unpack_from(view)[0]
     at = _HEAD_LENGTH.size + size
-    head = json.loads(frame[_HEAD_LENGTH.size:at])
+    head = json.loads(bytes(view[_HEAD_LENGTH.size:at]))
     params = head["params"]
     for key, length in head["raw"]:
-        params[key] = frame[at:at + length].decode("utf-8", "surrogatepass")
+        params[key] = str(view[at:at + length], "utf-8", "surrogatepass")
         at += length
     return head["method"], params
 
 
-def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
+def _read_exactly(sock: socket.socket, size: int) -> bytearray | None:
     """``size`` bytes from a blocking socket, None at end of stream."""
     buffer = bytearray(size)
     view, got = memoryview(buffer), 0
@@ -154,7 +171,7 @@ def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
         if n == 0:
             return None
         got += n
-    return bytes(buffer)
+    return buffer
 
 
 def _worker_main(sock: socket.socket) -> None:
@@ -173,8 +190,8 @@ def _worker_main(sock: socket.socket) -> None:
         except Exception:
             logger.exception("JSON-RPC %s failed", method)
             outcome = {"error": RpcError(INTERNAL, "internal error").to_dict()}
-        answer = _json_bytes(outcome)
-        sock.sendall(_HEADER.pack(len(answer)) + answer)
+        answer = _json_out(outcome)
+        sock.sendall(b"".join((_HEADER.pack(len(answer)), answer)))
 
 
 class _Worker:
@@ -206,7 +223,8 @@ class _Worker:
         return bytes(buffer)
 
     async def send(self, frame: bytes) -> None:
-        await asyncio.get_running_loop().sock_sendall(self.sock, _HEADER.pack(len(frame)) + frame)
+        """Send a whole frame, its length first (:func:`_call_frame` writes both)."""
+        await asyncio.get_running_loop().sock_sendall(self.sock, frame)
 
     def kill(self) -> None:
         self.sock.close()
@@ -271,17 +289,20 @@ class WorkerPool:
         if not task.cancelled() and task.exception() is not None:
             logger.error("a pool process could not be restarted: %s", task.exception())
 
-    async def run(self, method: str, params: dict) -> dict:
-        """``run_method(method, params)`` in an idle process (waiting for one)."""
+    async def run(self, method: str, params: dict) -> bytes:
+        """``run_method(method, params)`` in an idle process (waiting for one), as the JSON the
+        process wrote (an object with ``result`` or ``error``; see :func:`_response_bytes`)."""
         worker = await self.idle.get()
         try:
             await worker.send(_call_frame(method, params))
             answer = await worker.receive()
+            if not answer.startswith(_OUTCOMES):  # passed on unparsed: it must be an outcome
+                raise ConnectionError("a pool process answered something other than an outcome")
         except BaseException:  # cancelled (timeout) mid-call or the process died: start afresh
             self._replace(worker)
             raise
         self.idle.put_nowait(worker)
-        return json.loads(answer)
+        return answer
 
     def close(self) -> None:
         for task in self._starting:
@@ -289,6 +310,21 @@ class WorkerPool:
         for worker in self.workers:
             worker.kill()
         self.workers.clear()
+
+
+#: How a pool process's answer begins (:func:`_json_out` of ``run_method``'s outcome, or of
+#: the internal error its loop answers a bug with).
+_OUTCOMES = (b'{"result":', b'{"error":')
+
+
+def _response_bytes(id_: object, outcome: bytes) -> bytes:
+    """A JSON-RPC response object made of a call's id and its outcome's JSON, without decoding
+    the outcome and encoding it again: the pool process wrote it with :func:`_json_out`, an
+    object whose first key is ``result`` or ``error`` (:meth:`WorkerPool.run` checks), so the
+    response is the head ``{"jsonrpc":"2.0","id":...,`` and the outcome's members. Decoding the
+    answer and encoding the response again cost about 0.1 ms of the server's CPU a call on aeb
+    (answers of 7 kB on average; docs/evaluation.md, 2026-11-28)."""
+    return b"".join((b'{"jsonrpc":"2.0","id":', _json_out(id_), b",", outcome[1:]))
 
 
 def _response(id_: object, *, result: object = None, error: RpcError | None = None) -> dict:
@@ -381,8 +417,9 @@ class Service:
         kept = [a for a in answers if a is not None]
         return _reply(kept) if kept else web.Response(status=204)
 
-    async def _call(self, call: object) -> dict | None:
-        """One call's response (None for a valid notification: a call without ``id``)."""
+    async def _call(self, call: object) -> dict | bytes | None:
+        """One call's response (None for a valid notification: a call without ``id``): an
+        object, or the JSON of one where a pool process's answer makes it."""
         id_ = call.get("id") if isinstance(call, dict) else None
         try:
             id_, method, params = _check_call(call, self.config.allow_fetch)
@@ -405,6 +442,8 @@ class Service:
             outcome = {"error": RpcError(INTERNAL, "internal error").to_dict()}
         if "id" not in call:
             return None
+        if isinstance(outcome, bytes):
+            return _response_bytes(id_, outcome)
         return {"jsonrpc": "2.0", "id": id_, **outcome}
 
 
@@ -423,7 +462,17 @@ def _too_large(limit: int) -> web.Response:
 
 
 def _reply(body: object, status: int = 200) -> web.Response:
-    return web.json_response(body, status=status, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+    """The HTTP response of a JSON-RPC response or batch; parts already JSON (bytes, from
+    :func:`_response_bytes`) are joined as they are."""
+    if isinstance(body, list):
+        data = b"".join((b"[", b",".join(part if isinstance(part, bytes) else _json_out(part)
+                                          for part in body), b"]"))
+    elif isinstance(body, bytes):
+        data = body
+    else:
+        data = _json_out(body)
+    return web.Response(body=data, status=status, content_type="application/json",
+                        charset="utf-8")
 
 
 def build_app(config: ServiceConfig) -> web.Application:

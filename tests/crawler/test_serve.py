@@ -303,11 +303,13 @@ def test_a_call_frame_carries_the_pages_as_sent():
     """The frame to a pool process (JSON head, then the pages as raw UTF-8: no pickle) gives back
     the params it was built from: other keys, non-ASCII text, a lone surrogate a request's JSON
     may hold, an empty page, a call without a page."""
-    from crawler.rpc_service import _call_frame, _read_call
+    from crawler.rpc_service import _HEADER, _call_frame, _read_call
 
     for params in ({"html": "<h1>Zürich — 北京</h1>\ud800", "url": "https://example.org/ä",
                     "sibling_html": "<p>s</p>"}, {"html": ""}, {"url": "https://example.org/"}):
-        assert _read_call(_call_frame("extract_pageinfo", params)) == ("extract_pageinfo", params)
+        frame = _call_frame("extract_pageinfo", params)
+        assert _HEADER.unpack_from(frame)[0] == len(frame) - _HEADER.size
+        assert _read_call(frame[_HEADER.size:]) == ("extract_pageinfo", params)
 
 
 def test_a_non_ascii_page_reaches_the_pool_process_whole(server):
@@ -317,3 +319,17 @@ def test_a_non_ascii_page_reaches_the_pool_process_whole(server):
     html = html.replace(lead, lead.replace("The New York", "Zürich/北京 ünïcödé: The New York"))
     reply = _call(server, "extract_pageinfo", {"html": html}).json()
     assert "— Zürich/北京 ünïcödé: The New York State" in reply["result"]["doc"]["cont"]
+
+
+def test_an_answer_is_passed_on_as_the_pool_process_wrote_it():
+    """The server splices a pool process's answer into the response without decoding it: the
+    response is the JSON-RPC object, valid UTF-8, with a lone surrogate escaped."""
+    from crawler.rpc_service import _OUTCOMES, _json_out, _response_bytes
+
+    outcome = {"result": {"page_type": "CP", "doc": {"cont": "Zürich 北京 \ud800"}}}
+    answer = _json_out(outcome)
+    assert answer.startswith(_OUTCOMES)
+    for id_ in (7, "é", None, 1.5):
+        data = _response_bytes(id_, answer)
+        assert json.loads(data.decode("utf-8")) == {"jsonrpc": "2.0", "id": id_, **outcome}
+    assert _json_out({"a": "Zürich"}) == '{"a":"Zürich"}'.encode()
