@@ -32,13 +32,14 @@ from extractors.pagetype import (ADDRESS_FLOORS, CARDS_ARTICLE_FLOOR, CATALOGUE_
                                  MIN_BODY_LINES, MIN_SHORT_LINE_SHARE,
                                  ROOT_ARTICLE_FLOOR, SHORT_LINES_ARTICLE_FLOOR,
                                  TEASER_ARTICLE_FLOOR,
-                                 UNDECLARED_ARTICLE_FLOOR, PageTypeModel,
+                                 UNDECLARED_ARTICLE_FLOOR, NEVER_LIST_FLOOR, PageTypeModel,
                                  address_floor, address_kinds, card_page, catalogue_address,
                                  classify_page, list_floor,
                                  commerce_address, declared_no_article, declared_offer,
                                  heuristic_type, listed_page, load_page_model, media_address,
                                  page_features,
-                                 page_kinds, reference_address, root_address, section_address,
+                                 page_kinds, reference_address, reference_index, root_address,
+                                 section_address,
                                  short_line_share, short_lined_body, teaser_body)
 from tests.fixture_pages import gold_lines, page_bytes
 
@@ -630,10 +631,10 @@ def test_section_address_reads_a_list_word_and_one_name(url, section):
 
 def test_address_kinds_names_each_kind_with_a_floor():
     assert address_kinds("https://www.bbc.com/news/av/world-asia-44983991") == ("media",)
-    assert address_kinds("https://docs.example.org/") == ("root", "reference")
+    assert address_kinds("https://docs.example.org/") == ("root", "reference", "reference_index")
     assert address_kinds("https://www.bbc.com/news/world-asia-44983991") == ()
-    assert set(ADDRESS_FLOORS) == {"media", "root", "reference", "commerce", "section",
-                                   "catalogue"}
+    assert set(ADDRESS_FLOORS) == {"media", "root", "reference", "reference_index", "commerce",
+                                   "section", "catalogue"}
     assert address_kinds("https://www.rei.com/c/hiking-boots") == ("catalogue",)
     assert list_floor(("commerce", "catalogue")) == CATALOGUE_LIST_FLOOR
     assert list_floor() == list_floor(("commerce",)) == LIST_FLOOR
@@ -898,3 +899,40 @@ def test_articles_with_a_body_of_short_lines_stay_articles():
     assert floor <= p_article < SHORT_LINES_ARTICLE_FLOOR
     assert not short_lined_body(result.body)
     assert result.page_type == "article"
+
+
+@pytest.mark.parametrize("url", [
+    "https://www.typescriptlang.org/docs/handbook/2/types-from-types.html",
+    "https://docs.github.com/en/actions/how-tos/write-workflows"])
+def test_a_manual_s_page_is_never_a_list(url):
+    """Two manuals' pages (wcxb_dev, sites held out of training, gold other) at a documentation
+    address: P(article) under the reference floor, P(list) 0.55 and 0.63, so they were typed
+    list before (2026-11-28); a page at a documentation or discussion address that is not an
+    article is other whatever P(list)."""
+    gold, html = _address_page("pagetype_reference", url)
+    result = extract(html, url=gold["url"])
+    p_article, p_list, _ = _probabilities(result)
+    kinds = address_kinds(gold["url"])
+    assert "reference" in kinds and "reference_index" not in kinds
+    assert p_article < REFERENCE_ARTICLE_FLOOR and p_list >= LIST_FLOOR
+    assert list_floor(kinds) == NEVER_LIST_FLOOR
+    assert result.page_type == gold["page_type"] == "other"
+
+
+def test_a_forum_s_index_keeps_the_list_forest_s_odds():
+    """A reference address naming the collection (a forum, a subforum, the questions, a forum
+    host's front) lists threads: it may be a list; a thread under ``/forum/`` is not one."""
+    for url in ("https://forum.example.com/", "https://example.com/forums/general.12/",
+                "https://example.com/forum/12-cameras/", "https://example.com/questions",
+                "https://stackoverflow.com/questions/tagged/python",
+                "https://example.com/community/forums/"):
+        assert reference_index(url), url
+        assert list_floor(address_kinds(url)) == LIST_FLOOR, url
+    for url in ("https://www.bogleheads.org/forum/viewtopic.php?t=425337",
+                "https://forums.freebsd.org/threads/the-year-of-desktop-freebsd.91732/",
+                "https://stackoverflow.com/questions/21553327/why-is-except-pass-bad",
+                "https://discussion.evernote.com/forums/topic/150745-new-ui-2024/",
+                "https://www.bbc.com/news/world-asia-44983991"):
+        assert not reference_index(url), url
+    assert list_floor(("reference", "catalogue")) == CATALOGUE_LIST_FLOOR
+
