@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from extractors import SvmPolicy, extract
 from extractors.errors import BadInput
 from extractors.modelio import ModelError
+from extractors.page import check_url
 from extractors.svm_fields import policy_for
 from pipelines.archive.reader import archived_pages
 
@@ -41,7 +42,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="a WARC file (.warc.gz or .warc) whose HTML responses are re-extracted; repeatable",
     )
     parser.add_argument(
-        "--url", help="URL of the page(s), used to resolve links and as the item url"
+        "--url", type=_page_url,
+        help="URL of the page(s), used to resolve links and as the item url",
     )
     parser.add_argument(
         "--sibling", metavar="OTHER",
@@ -96,6 +98,15 @@ def _read(name: str) -> bytes:
         return sys.stdin.buffer.read()
     with open(name, "rb") as page:
         return page.read()
+
+
+def _page_url(value: str) -> str:
+    """``--url`` refused at once (exit 2) when it does not split, rather than once per page."""
+    try:
+        check_url(value)
+    except BadInput as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return value
 
 
 def extract_one(name: str, url: str | None, sibling: bytes | None = None,

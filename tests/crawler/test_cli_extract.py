@@ -37,6 +37,12 @@ def test_stdin_and_url() -> None:
     assert line["file"] == "-" and line["url"] == "https://example.com/a/1" and line["title"]
 
 
+def test_a_url_that_does_not_split_is_a_usage_error() -> None:
+    result = newscrawl("extract", str(ARTICLES[0]), "--url", "http://[::1/a")
+    assert result.returncode == 2 and "argument --url" in result.stderr
+    assert "Traceback" not in result.stderr and not result.stdout
+
+
 def test_bad_files_report_a_reason_and_the_rest_is_processed(tmp_path) -> None:
     empty = tmp_path / "empty.html"
     empty.write_bytes(b"")
