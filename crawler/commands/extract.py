@@ -142,11 +142,12 @@ def extract_warc(path: Path, sibling: bytes | None = None,
                  svm: SvmPolicy | None = None, fmt: str = "item",
                  use_sibling: str = "auto") -> list[dict]:
     """The JSON-ready result of every HTML response of the WARC file ``path``."""
+    pages, unread = [], []
     try:
-        pages = list(archived_pages(path))
+        pages.extend(archived_pages(path))  # the pages before a damaged record are kept
     except (OSError, ValueError) as error:
         message = f"cannot read {path}: {error}"
-        return [{"file": str(path), "error": message, "reason": "unreadable"}]
+        unread.append({"file": str(path), "error": message, "reason": "unreadable"})
     results = []
     for page in pages:
         where = {"url": page.url, "warc": page.pointer}
@@ -163,7 +164,7 @@ def extract_warc(path: Path, sibling: bytes | None = None,
             results.append({**where, "error": str(error), "reason": error.reason})
             continue
         results.append({**result.to_dict(), **where})
-    return results
+    return results + unread
 
 
 def run(args: argparse.Namespace) -> int:
