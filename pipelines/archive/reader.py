@@ -51,8 +51,10 @@ def archived_pages(path: Path) -> Iterator[ArchivedPage]:
     """
     with open(path, "rb") as stream:
         records = ArchiveIterator(stream)
+        seen = 0  # records read so far
         try:
             for record in records:
+                seen += 1
                 if not _is_page(record):
                     continue
                 url = record.rec_headers.get_header("WARC-Target-URI")
@@ -73,6 +75,5 @@ def archived_pages(path: Path) -> Iterator[ArchivedPage]:
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             # warcio on a damaged record: a response without WARC-Target-URI raises
             # AttributeError in its own header reader
-            raise ValueError(f"{path}: a damaged record after offset "
-                             f"{records.get_record_offset()} ({type(exc).__name__}: {exc})"
-                             ) from exc
+            raise ValueError(f"{path}: a damaged record after {seen} records "
+                             f"({type(exc).__name__}: {exc})") from exc

@@ -159,3 +159,7 @@ def test_a_damaged_record_ends_the_warc_with_an_error_after_its_pages(tmp_path) 
     lines = _lines(result.stdout)
     assert sum(1 for line in lines if line.get("title")) >= 30
     assert lines[-1]["reason"] == "unreadable" and "damaged record" in lines[-1]["error"]
+    warc.write_bytes(gzip.compress(damaged))  # the first record: nothing read before it
+    result = newscrawl("extract", "--warc", str(warc))
+    (line,) = _lines(result.stdout)
+    assert result.returncode == 1 and "after 0 records" in line["error"]
