@@ -27,6 +27,7 @@ import multiprocessing
 import socket
 import struct
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -355,6 +356,10 @@ def _check_call(call: object, allow_fetch: bool = False) -> tuple[object, str, d
     if unknown or wrong or ("html" not in params and not fetchable):
         raise RpcError(INVALID_PARAMS, "params must be {html: string, url?: string, "
                        "sibling_html?: string}", {"unknown": unknown, "not_strings": wrong})
+    try:  # every step reading the URL would raise on it (``http://[::1``)
+        urlsplit(params.get("url") or "")
+    except ValueError as error:
+        raise RpcError(INVALID_PARAMS, f"url cannot be read: {error}") from None
     return id_, call["method"], params
 
 

@@ -172,13 +172,13 @@ _CJK_BYLINE = re.compile(r"(?:作者|记者|撰文|文|编辑|责任编辑|责�
 
 def base_of(page: Page) -> str | None:
     """The URL relative links resolve against: ``<base href>`` joined to the page URL."""
-    from urllib.parse import urljoin
+    from extractors.tagpaths import join_url
 
     head = page.root.find("head")
     for element in () if head is None else head.iterfind("base"):
         href = (element.get("href") or "").strip()
         if href:
-            return urljoin(page.url or "", href)
+            return join_url(page.url, href) or page.url
     return page.url
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "BadInput",
+    "BadURL",
     "DocumentTooLarge",
     "EmptyDocument",
     "MalformedDocument",
@@ -73,3 +74,11 @@ class TooManyElements(BadInput):
     """The markup holds more tags than a page is allowed (:mod:`extractors.markup_limits`)."""
 
     reason = "too_many_elements"
+
+
+class BadURL(BadInput):
+    """The page's URL is not one ``urllib`` can split (``http://[::1``: a bracketed host that is
+    no IPv6 address): every step that reads the URL would raise on it. A crawl's URLs always
+    split; this is for URLs given by hand (``newscrawl extract --url``, the service's ``url``)."""
+
+    reason = "bad_url"

@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urljoin
 
 from extractors.page import Page
-from extractors.tagpaths import link_href, normalise_space
+from extractors.tagpaths import join_url, link_href, normalise_space
 
 __all__ = ["DATE_PATTERNS", "Record", "base_url", "build_record", "link_title"]
 
@@ -90,7 +89,7 @@ def base_url(page: Page) -> str | None:
     for href in page.root.xpath("/html/head/base/@href | /html/body//base/@href"):
         href = str(href).strip()
         if href:
-            return urljoin(page.url or "", href) or None
+            return join_url(page.url, href) or page.url
     return page.url
 
 
@@ -102,11 +101,13 @@ def build_record(page: Page, rows: tuple[int, int], segments: tuple[int, int], l
     title, url = "", None
     for row in links:
         href = link_href(nodes.elements[row])
+        if href is not None and base:
+            href = join_url(base, href)
         if href is None:
             continue
         text = link_title(page, row)
         if url is None:
-            url = urljoin(base, href) if base else href
+            url = href
         if text:
             title = text
             break

@@ -16,10 +16,13 @@ from dataclasses import dataclass, field
 from itertools import accumulate, compress, count
 from operator import add
 
+from urllib.parse import urlsplit
+
 from lxml import etree, html
 
 from extractors.decoding import decode_html
 from extractors.errors import (
+    BadURL,
     DocumentTooLarge,
     EmptyDocument,
     MalformedDocument,
@@ -37,8 +40,8 @@ from extractors.markup_limits import (
 from extractors.nodetable import NodeTable, build_node_table
 
 __all__ = ["DEFAULT_MAX_BYTES", "HEADING_TAGS", "MEDIA_FALLBACK_TAGS", "NOISE_TAGS", "NameMarks",
-           "Page", "RowNames", "heading_rows", "link_hrefs", "name_marks", "parse_page",
-           "row_names"]
+           "Page", "RowNames", "check_url", "heading_rows", "link_hrefs", "name_marks",
+           "parse_page", "row_names"]
 
 #: Paper 000's list of subtrees that never hold article text, plus ``noscript``, ``template`` and
 #: ``svg`` (markup that is code or graphics, not text, on modern pages), MathML's
@@ -216,15 +219,33 @@ def link_hrefs(page: Page) -> tuple[list[int], list[str]]:
     return page.nodes.link_rows, page.nodes.link_href
 
 
+def check_url(url: str | None) -> None:
+    """Raise :class:`BadURL` when ``url`` is not one ``urllib`` can split.
+
+    >>> check_url("https://s.org/a"), check_url(None)
+    (None, None)
+    >>> check_url("http://[::1/a")
+    Traceback (most recent call last):
+    extractors.errors.BadURL: the URL 'http://[::1/a' cannot be read: Invalid IPv6 URL
+    """
+    if url is None:
+        return
+    try:
+        urlsplit(url)
+    except ValueError as error:
+        raise BadURL(f"the URL {url[:200]!r} cannot be read: {error}") from None
+
+
 def parse_page(document: bytes | str, url: str | None = None, content_type: str | None = None,
                max_bytes: int = DEFAULT_MAX_BYTES) -> Page:
     """Decode (bytes only), parse, clean and tabulate ``document``.
 
     Raises a :class:`extractors.errors.BadInput` subclass for empty, binary, undecodable, oversized
-    or unparseable input, and for hostile markup (:mod:`extractors.markup_limits`): too many tags
-    (``too_many_elements``), an element with too many attributes (``too_many_attributes``),
-    nesting past the parser's limit (``too_deep``).
+    or unparseable input, for a ``url`` that does not split (``bad_url``), and for hostile markup
+    (:mod:`extractors.markup_limits`): too many tags (``too_many_elements``), an element with too
+    many attributes (``too_many_attributes``), nesting past the parser's limit (``too_deep``).
     """
+    check_url(url)
     size = len(document)
     if size > max_bytes:
         raise DocumentTooLarge(f"the body has {size} bytes, over the limit of {max_bytes}")

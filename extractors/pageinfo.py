@@ -21,12 +21,11 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin
 
 from extractors.dwsie import NodeClasses, NodeModel, classify_nodes, information_length
 from extractors.listrecords import Record, base_url, build_record, link_title
 from extractors.page import Page, link_hrefs
-from extractors.tagpaths import link_href
+from extractors.tagpaths import join_url, link_href
 
 if TYPE_CHECKING:
     from extractors.psnt import Induction
@@ -346,7 +345,9 @@ def more_teasers(page: Page, records: list[Record]) -> list[Record]:
     by_url: dict[str, list[int]] = {}
     for row, href in zip(rows, hrefs):
         if link_href(nodes.elements[row]) is not None:
-            by_url.setdefault(urljoin(base, href.strip()) if base else href.strip(), []).append(row)
+            target = join_url(base, href.strip()) if base else href.strip()
+            if target is not None:
+                by_url.setdefault(target, []).append(row)
     listed, titles = {r.url for r in records}, {r.title.casefold() for r in records}
     markups = set()
     for record in records:
@@ -590,7 +591,9 @@ def _first_image(page: Page, content: int | None) -> str | None:
         src = (img.get("src") or "").strip()
         if src and not src.startswith("data:"):
             base = base_url(page)
-            return urljoin(base, src) if base else src
+            url = join_url(base, src) if base else src
+            if url is not None:
+                return url
     return None
 
 

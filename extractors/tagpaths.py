@@ -22,12 +22,13 @@ are interned as integer ids (equal Rpath, equal id), so grouping links by Rpath 
 from __future__ import annotations
 
 import re
+from urllib.parse import urljoin
 
 import numpy as np
 
 from extractors.page import Page
 
-__all__ = ["TagPaths", "link_href", "normalise_space", "tag_paths"]
+__all__ = ["TagPaths", "join_url", "link_href", "normalise_space", "tag_paths"]
 
 _SPACES = re.compile(r"[\s\u00a0\u3000]+")
 #: hrefs that do not lead to another document: not links in the paper's sense (a record's link
@@ -50,6 +51,21 @@ def link_href(element) -> str | None:
     if not href or href.lower().startswith(_NOT_A_TARGET):
         return None
     return href
+
+
+def join_url(base: str | None, href: str) -> str | None:
+    """``urljoin(base, href)``, or None where ``urllib`` cannot split one of them: a bracketed
+    host that is no IPv6 address (``http://[::1``), a host that NFKC normalisation breaks
+    (``http://a\u2100b/``). ``urljoin`` raises ``ValueError`` on those; a page that writes one in a
+    link, an image, a canonical URL or its ``<base>`` loses that URL, not its whole extraction.
+
+    >>> join_url("https://s.org/a/", "b"), join_url("https://s.org/", "http://[::1/x")
+    ('https://s.org/a/b', None)
+    """
+    try:
+        return urljoin(base or "", href)
+    except ValueError:
+        return None
 
 
 def tag_paths(page: Page) -> TagPaths:

@@ -8,11 +8,12 @@ in the field's notes, and the next candidate taken.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from extractors import bylines
 from extractors.metadata import Metadata
 from extractors.page import Page
+from extractors.tagpaths import join_url
 
 if TYPE_CHECKING:
     from extractors.fields import Fields
@@ -58,9 +59,9 @@ def absolute_http(href: str, base: str | None) -> tuple[str | None, str | None]:
     scheme = href.split(":", 1)[0].lower() if ":" in href.split("/", 1)[0] else ""
     if scheme and scheme not in ("http", "https"):
         return None, f"refused a {scheme[:12]}: URL"
-    url = urljoin(base or "", href)
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    url = join_url(base, href)
+    parts = urlsplit(url) if url is not None else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
         return None, f"not an absolute http(s) URL: {href[:80]!r}"
     return urlunsplit(parts), None
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from extractors import SvmPolicy, extract
 from extractors.errors import BadInput
 from extractors.modelio import ModelError
+from extractors.page import check_url
 from extractors.svm_fields import policy_for
 from pipelines.archive.reader import archived_pages
 
@@ -41,7 +42,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="a WARC file (.warc.gz or .warc) whose HTML responses are re-extracted; repeatable",
     )
     parser.add_argument(
-        "--url", help="URL of the page(s), used to resolve links and as the item url"
+        "--url", type=_page_url,
+        help="URL of the page(s), used to resolve links and as the item url",
     )
     parser.add_argument(
         "--sibling", metavar="OTHER",
@@ -98,6 +100,15 @@ def _read(name: str) -> bytes:
         return page.read()
 
 
+def _page_url(value: str) -> str:
+    """``--url`` refused at once (exit 2) when it does not split, rather than once per page."""
+    try:
+        check_url(value)
+    except BadInput as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return value
+
+
 def extract_one(name: str, url: str | None, sibling: bytes | None = None,
                 fetched_at: datetime | None = None, svm: SvmPolicy | None = None,
                 fmt: str = "item", use_sibling: str = "auto") -> dict:
@@ -131,11 +142,12 @@ def extract_warc(path: Path, sibling: bytes | None = None,
                  svm: SvmPolicy | None = None, fmt: str = "item",
                  use_sibling: str = "auto") -> list[dict]:
     """The JSON-ready result of every HTML response of the WARC file ``path``."""
+    pages, unread = [], []
     try:
-        pages = list(archived_pages(path))
+        pages.extend(archived_pages(path))  # the pages before a damaged record are kept
     except (OSError, ValueError) as error:
         message = f"cannot read {path}: {error}"
-        return [{"file": str(path), "error": message, "reason": "unreadable"}]
+        unread.append({"file": str(path), "error": message, "reason": "unreadable"})
     results = []
     for page in pages:
         where = {"url": page.url, "warc": page.pointer}
@@ -152,7 +164,7 @@ def extract_warc(path: Path, sibling: bytes | None = None,
             results.append({**where, "error": str(error), "reason": error.reason})
             continue
         results.append({**result.to_dict(), **where})
-    return results
+    return results + unread
 
 
 def run(args: argparse.Namespace) -> int:

@@ -83,6 +83,11 @@ class MetaRefresh(MetaRefreshMiddleware):
         self.ignore_tags = settings.getlist("METAREFRESH_IGNORE_TAGS")
 
     def process_response(self, request: Request, response: Response) -> Request | Response:
-        if isinstance(response, HtmlResponse) and not meta_refresh(response, self.ignore_tags)[1]:
-            return response  # Scrapy's answer too: no refresh in the text it reads
+        if isinstance(response, HtmlResponse):
+            try:
+                refresh = meta_refresh(response, self.ignore_tags)[1]
+            except ValueError:  # a <base> or refresh URL urllib cannot split (http://[::1)
+                return response  # Scrapy's raises here and the page is lost: no refresh, kept
+            if not refresh:
+                return response  # Scrapy's answer too: no refresh in the text it reads
         return super().process_response(request, response)

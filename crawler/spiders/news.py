@@ -379,8 +379,13 @@ class NewsSpider(scrapy.Spider):
             self.count("capped/source_entries")
         site, crawl_round = site_origin(response.url), response.meta.get(ROUND_META, self.round)
         for entry in source.entries:
-            url = urljoin(response.url, entry.url.strip())
-            if site_origin(url) != site:
+            try:
+                url = urljoin(response.url, entry.url.strip())
+                off_site = site_origin(url) != site
+            except ValueError:  # an entry urllib cannot split (http://[::1): the others go on
+                self.count("sources/bad_url")
+                continue
+            if off_site:
                 self.count("sources/off_site")
                 continue
             if not self.follows(url, response):

@@ -46,12 +46,15 @@ def _is_page(record) -> bool:
 def archived_pages(path: Path) -> Iterator[ArchivedPage]:
     """Every 2xx HTML (or untyped) response record of the WARC file ``path``, in file order.
 
-    Raises ``OSError`` if the file cannot be read and ``ValueError`` if it is not a WARC file.
+    Raises ``OSError`` if the file cannot be read and ``ValueError`` if it is not a WARC file or
+    holds a damaged record (after the pages before it).
     """
     with open(path, "rb") as stream:
         records = ArchiveIterator(stream)
+        seen = 0  # records read so far
         try:
             for record in records:
+                seen += 1
                 if not _is_page(record):
                     continue
                 url = record.rec_headers.get_header("WARC-Target-URI")
@@ -69,3 +72,8 @@ def archived_pages(path: Path) -> Iterator[ArchivedPage]:
                 yield ArchivedPage(url, content_type, body, pointer, error)
         except ArchiveLoadFailed as exc:
             raise ValueError(f"{path}: not a WARC file ({exc})") from exc
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # warcio on a damaged record: a response without WARC-Target-URI raises
+            # AttributeError in its own header reader
+            raise ValueError(f"{path}: a damaged record after {seen} records "
+                             f"({type(exc).__name__}: {exc})") from exc

@@ -37,6 +37,12 @@ def test_stdin_and_url() -> None:
     assert line["file"] == "-" and line["url"] == "https://example.com/a/1" and line["title"]
 
 
+def test_a_url_that_does_not_split_is_a_usage_error() -> None:
+    result = newscrawl("extract", str(ARTICLES[0]), "--url", "http://[::1/a")
+    assert result.returncode == 2 and "argument --url" in result.stderr
+    assert "Traceback" not in result.stderr and not result.stdout
+
+
 def test_bad_files_report_a_reason_and_the_rest_is_processed(tmp_path) -> None:
     empty = tmp_path / "empty.html"
     empty.write_bytes(b"")
@@ -135,3 +141,25 @@ def test_format_dwsie_prints_the_papers_shape() -> None:
         if line["page_type"] == "CP":
             assert line["doc"]["cont"] and set(line["doc"]) == {
                 "title", "column", "au", "date", "main_img", "cont", "keywords"}
+
+
+def test_a_damaged_record_ends_the_warc_with_an_error_after_its_pages(tmp_path) -> None:
+    """A response record without ``WARC-Target-URI`` (a hand-cut or damaged file) made warcio
+    raise AttributeError: a traceback, and none of the file's pages. Now the pages before it, then
+    one error line."""
+    import gzip
+
+    damaged = (b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:x>\r\n"
+               b"Content-Type: application/http; msgtype=response\r\nContent-Length: 19\r\n\r\n"
+               b"HTTP/1.1 200 OK\r\n\r\n\r\n\r\n")
+    warc = tmp_path / "cut.warc.gz"
+    warc.write_bytes(default_warc_path().read_bytes() + gzip.compress(damaged))
+    result = newscrawl("extract", "--warc", str(warc))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    lines = _lines(result.stdout)
+    assert sum(1 for line in lines if line.get("title")) >= 30
+    assert lines[-1]["reason"] == "unreadable" and "damaged record" in lines[-1]["error"]
+    warc.write_bytes(gzip.compress(damaged))  # the first record: nothing read before it
+    result = newscrawl("extract", "--warc", str(warc))
+    (line,) = _lines(result.stdout)
+    assert result.returncode == 1 and "after 0 records" in line["error"]

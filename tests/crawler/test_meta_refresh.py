@@ -111,3 +111,18 @@ def test_the_crawl_decodes_no_whole_page_for_its_meta_refresh() -> None:
         request=request, response=_response(refreshed, "text/html; charset=utf-8"))
     assert isinstance(redirected, Request)
     assert redirected.url == "http://news.example/moved/%C3%A9?a=1&b=2"
+
+
+def test_a_base_or_refresh_url_that_does_not_split_keeps_the_page() -> None:
+    """w3lib's ``get_base_url`` and ``get_meta_refresh`` raise ``ValueError`` on a URL urllib
+    cannot split (``http://[::1``): Scrapy's middleware then loses the page as a download error.
+    Ours passes it on unredirected, for the extraction to read (its links skip such a URL)."""
+    middleware = _crawl_meta_refresh()
+    request = Request("http://news.example/a/1")
+    body = (PAGES / "cx_bbc-00000.html").read_bytes()
+    refresh = '<meta http-equiv="refresh" content="0;url=http://[::1/x">'
+    for head in ('<base href="http://[::1">', refresh):
+        page = _response(head.encode() + body)
+        with pytest.raises(ValueError):
+            get_meta_refresh(page, ignore_tags=IGNORE)
+        assert middleware.process_response(request=request, response=page) is page

@@ -110,7 +110,8 @@ def test_malformed_bodies_get_error_objects(server, body, code):
 
 
 @pytest.mark.parametrize("params", [{"url": "https://x"}, {"html": 3}, ["<html>"],
-                                    {"html": "<p>x</p>", "extra": 1}])
+                                    {"html": "<p>x</p>", "extra": 1},
+                                    {"html": "<p>x</p>", "url": "http://[::1/a"}])
 def test_wrong_params_are_invalid_params(server, params):
     reply = _call(server, "extract_pageinfo", params).json()
     assert reply["error"]["code"] == -32602 and reply["id"] == 1
@@ -119,6 +120,18 @@ def test_wrong_params_are_invalid_params(server, params):
 def test_an_unextractable_page_is_an_error_not_a_crash(server):
     reply = _call(server, "extract_pageinfo", {"html": "   "}).json()
     assert reply["error"]["code"] == -32004 and reply["error"]["data"]["reason"]
+
+
+def test_a_link_that_does_not_split_costs_the_link_not_the_page(server):
+    """``urljoin`` raises on ``http://[::1`` (a bracketed host that is no IPv6 address): in a
+    page's ``<base>``, canonical URL or links it was an internal error."""
+    _, html = _page("list_records", 3)
+    bad = '<base href="http://[::1"><link rel="canonical" href="http://[::1/x">'
+    html = html.replace("<head>", "<head>" + bad, 1).replace('href="', 'href="http://[::1', 3)
+    assert html.count("http://[::1") == 5
+    for method in ("extract_pageinfo", "detect_pagetype"):
+        reply = _call(server, method, {"html": html, "url": "https://news.example/list/"}).json()
+        assert "result" in reply, reply
 
 
 def test_huge_body_is_refused_with_413(server):

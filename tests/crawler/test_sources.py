@@ -50,7 +50,8 @@ class SourcesSite(BaseHTTPRequestHandler):
         if self.path == "/sitemap_index.xml":
             self._reply(INDEX.format(base=base).encode(), "application/xml")
         elif self.path == "/sitemap-news.xml.gz":
-            urls = "\n".join(NEWS_URL.format(base=base, n=n, d=n + 1) for n in range(3))
+            bad = "  <url><loc>http://[::1/news/story-00009</loc></url>"  # urljoin raises on it
+            urls = "\n".join([bad] + [NEWS_URL.format(base=base, n=n, d=n + 1) for n in range(3)])
             body = gzip.compress(NEWS_SITEMAP.format(urls=urls).encode())
             self._reply(body, "application/x-gzip")
         elif self.path == "/feed.rss":
