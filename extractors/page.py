@@ -279,10 +279,18 @@ def _element_classes() -> etree.ElementNamespaceClassLookup:
         element=html.HtmlElement, comment=html.HtmlComment, pi=html.HtmlProcessingInstruction,
         entity=html.HtmlEntity))
     by_tag = lookup.get_namespace(None)
-    # the parser lower-cases tag names, as lxml.html's lookup does before reading this mapping
-    for tag, cls in html.HtmlElementClassLookup._default_element_classes.items():
+    # the parser lower-cases tag names, as lxml.html's lookup does before reading its mapping
+    for tag, cls in _TAG_CLASSES.items():
         by_tag[tag] = cls
     return lookup
+
+
+#: The tags lxml.html gives a class of their own, named from lxml.html's public classes (its
+#: own mapping is a private attribute); ``tests/extractors/test_page.py`` checks that a parsed
+#: page's elements get the classes ``lxml.html.fromstring`` gives them.
+_TAG_CLASSES = {"form": html.FormElement, "textarea": html.TextareaElement,
+                "select": html.SelectElement, "input": html.InputElement,
+                "label": html.LabelElement}
 
 
 _ELEMENT_CLASSES = _element_classes()

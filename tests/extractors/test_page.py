@@ -102,3 +102,26 @@ def test_stray_end_tags_keep_the_document_order():
                       b"<div><p>two</p></div><html><head><title>ad</title></head>"
                       b"<body><p>three</p></body></html><p>four</p>")
     assert page.nodes.seg_text == ["one", "two", "three", "four"]
+
+
+def test_elements_get_the_classes_lxml_html_gives_them():
+    # trafilatura_eval-00165 (Apache-2.0) holds forms and labels (its inputs, select and
+    # textarea are noise tags): each element of the parsed page has the class lxml.html gives it
+    # (FormElement, InputElement...; HtmlElement for every other tag), so lxml.html's helpers
+    # (form.fields, input.value) work on our tree
+    from collections import Counter
+
+    from lxml import html
+
+    page = parse_page(page_bytes(fixture("trafilatura_eval-00165.html")))
+    reference = html.fromstring(page_bytes(fixture("trafilatura_eval-00165.html")))
+    special = ("form", "input", "label", "select", "textarea")
+
+    def classes(root):
+        return Counter((el.tag, type(el).__name__) for el in root.iter(*special))
+
+    ours = classes(page.root)  # inputs, selects and textareas are noise tags the parse drops
+    assert {tag for tag, _ in ours} == {"form", "label"}
+    assert ours == classes(reference) - Counter(
+        (el.tag, type(el).__name__) for el in reference.iter(*NOISE_TAGS))
+    assert all(type(el) is html.HtmlElement for el in page.root.iter("p", "div", "a"))
