@@ -67,6 +67,12 @@ ABOVE_HEADLINE_SEGMENTS = 2
 #: Text segments after the headline searched for a "By ..." line (a standfirst, a picture and its
 #: caption come first on many pages; the byline is within ~40 segments on the dev sets' pages).
 BYLINE_SEGMENTS = 40
+#: The segments after a byline's label read for its names and their connectors (the reader's
+#: seven since the fourth round: four names and their three connectors fit). They are read past
+#: the end of the ``BYLINE_SEGMENTS`` window too: a label near its end had its names cut off
+#: (trafilatura_eval franceculture.fr "Par" 39 segments under the headline, "Jacques Munier" at
+#: 40, no name read; cubadebate.cu "Por:" at 35, its third name "René Tamayo" at 40 lost).
+NAME_SEGMENTS = 7
 #: Characters of body text searched for any date when nothing else gave one (the regexes cost
 #: ~0.7 ms per 1 000 characters; a dateline sits in the first few thousand).
 MAX_DATELINE_SCAN = 5_000
@@ -1059,8 +1065,9 @@ def _read_byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bo
     # after the heading that reads as the chosen title, then after the first <h1> (a byline
     # may sit above the title's heading, under a blog's <h1>)
     for start in dict.fromkeys((_headline_segment(page, title), _headline_segment(page))):
-        texts = [t.strip() for t in nodes.seg_text[start:start + BYLINE_SEGMENTS]]
-        names = _byline_in(texts, labelled)
+        # the label is looked for in the window, its names may run past its end
+        texts = [t.strip() for t in nodes.seg_text[start:start + BYLINE_SEGMENTS + NAME_SEGMENTS]]
+        names = _byline_in(texts, labelled, BYLINE_SEGMENTS)
         if names:
             return names
     # right above the headline: "05.02.2020 - Redaktion: Eberhard Fuhr" over the <h1>
@@ -1071,15 +1078,16 @@ def _read_byline_after_headline(page: Page, sites: tuple[str, ...], labelled: bo
     return []
 
 
-def _byline_in(texts: list[str], labelled: bool) -> list[str]:
-    """The first byline among ``texts`` (text segments, stripped); see
+def _byline_in(texts: list[str], labelled: bool, scan: int | None = None) -> list[str]:
+    """The first byline among ``texts`` (text segments, stripped), among the first ``scan``
+    of them (all when None; the names after a label are read from the rest too); see
     :func:`_byline_after_headline`."""
-    for number, text in enumerate(texts):
+    for number, text in enumerate(texts[:scan]):
         if not text or len(text) > MAX_MARKED_CHARS:
             continue
         declared = False
         if text.lower().rstrip(":") in _BY_WORDS or (labelled and _LABEL_SEGMENT.match(text)):
-            rest = [t for t in texts[number + 1:number + 8] if t]
+            rest = [t for t in texts[number + 1:number + 1 + NAME_SEGMENTS] if t]
             candidate = rest[0] if rest else ""
             # "von" / "Lars Fischer" / "und" / "Alina Schadwinkel": the names joined across
             for joiner, name in zip(rest[1::2], rest[2::2]):

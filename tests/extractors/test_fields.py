@@ -447,6 +447,27 @@ def test_by_then_names_joined_by_und_in_spans_of_their_own() -> None:
         "Roland Brockmann", "Sebastian Drescher"]
 
 
+# trafilatura_eval (Apache-2.0): a byline's label near the end of the 40 segments read under the
+# headline had its names cut off with the window. franceculture.fr: "Par" 39 segments under the
+# headline, "Jacques Munier" the 40th, no name read before; cubadebate.cu: "Por:" / "Yaima Puig
+# Meneses" / "," / "Alina Perera Robbio" / "," / "René Tamayo", the third name at 40, lost
+# before. Neither page's gold names an author.
+@pytest.mark.parametrize("name, names", [
+    ("trafilatura_eval-00076.html", ["Jacques Munier"]),
+    ("trafilatura_eval-00959.html", ["Yaima Puig Meneses", "Alina Perera Robbio", "René Tamayo"]),
+])
+def test_a_byline_label_at_the_window_s_end_keeps_its_names(name: str, names: list[str]) -> None:
+    gold = fixture(name)
+    assert extract(page_bytes(gold), url=gold["url"]).fields.authors == names
+
+
+def test_the_label_is_looked_for_in_the_window_its_names_past_it() -> None:
+    spans = ["Photo"] * 39 + ["By", "Jane Roe", "and", "John Doe"]
+    assert bylines._byline_in(spans, False, bylines.BYLINE_SEGMENTS) == ["Jane Roe", "John Doe"]
+    assert bylines._byline_in(["Photo"] * 40 + ["By", "Jane Roe"], False,
+                              bylines.BYLINE_SEGMENTS) == []
+
+
 def test_several_author_links_side_by_side_are_one_byline() -> None:
     # trafilatura_eval (Apache-2.0), latercera.com: "<a>Isabel Caro</a>, <a>Rocío Latorre</a> y
     # <a>José Miguel Wilson</a>", each a link to the author's page; the first alone was read before
