@@ -1454,24 +1454,41 @@ def _mark_rows_apart(marks) -> tuple[int, int, int]:
     return comments, posts, carts
 
 
-def test_mark_rows_in_one_pass_are_those_of_the_three_passes():
-    """``pagetype._mark_rows`` (one pass of the three class/id patterns as one alternation, then
-    each pattern on the names it matched) counts the rows the three passes count, on every
-    fixture page's names and on made-up ones (names two or three patterns match, a name that
-    matches only after another pattern's match in it)."""
+def _name_marks_of(names: list[str]):
+    """A :class:`extractors.page.NameMarks` of made-up lowered names, one row each."""
+    from itertools import accumulate
+
+    from extractors.page import NameMarks
+
+    starts = list(accumulate((len(t) + 1 for t in names[:-1]), initial=0)) if names else []
+    return NameMarks(list(range(len(names))), names, "\x00".join(names), starts)
+
+
+def test_mark_rows_by_their_literal_words_are_those_of_the_three_passes():
+    """``pagetype._mark_rows`` (the names holding one of ``_MARK_LITERALS``, found by
+    ``str.find``, then each pattern on those names) counts the rows the three passes over every
+    distinct name count, on every fixture page's names and on made-up ones: each alternative of
+    the three patterns alone (a word the literals missed would count 0 there), names two or
+    three patterns match, a name that matches only after another pattern's match in it."""
     from collections import Counter
 
     from extractors.page import name_marks
-    from extractors.pagetype import _mark_rows
+    from extractors.pagetype import _POST_WORDS, _mark_rows
 
     counted = [0, 0, 0]
     for result in _extractions():
-        marks = Counter(name_marks(result.page).lowered)
-        assert _mark_rows(marks) == _mark_rows_apart(marks)
+        marks = name_marks(result.page)
+        assert _mark_rows(marks) == _mark_rows_apart(Counter(marks.lowered))
         counted = [a + b for a, b in zip(counted, _mark_rows(marks))]
     assert min(counted) > 10
-    made_up = Counter(_MADE_UP_NAMES + [
+    alternatives = ["comment", "disqus", "reply", "kommentar", "评论", "discussion", "post-x",
+                    "reply-x", "answer-x", "message-x", "cart", "basket", "checkout", "addto",
+                    "add-to", "buy", "wishlist", "price", "sku", "quantity", "qty"]
+    alternatives += [f"x {word}" for word in _POST_WORDS] + [f"{word}s" for word in _POST_WORDS]
+    made_up = _MADE_UP_NAMES + alternatives + [
         "comment-cart", "cart-comment", "reply", "replies", "disqus_thread", "buy-posts", "评论",
-        "commentsx", "xcomment"])
-    assert _mark_rows(made_up) == _mark_rows_apart(made_up)
-    assert all(_mark_rows(made_up))
+        "commentsx", "xcomment", "padding", "address", "x\x00comment", "comment\x00x"]
+    for names in [made_up, made_up[::-1]] + [[name] for name in alternatives]:
+        assert _mark_rows(_name_marks_of(names)) == _mark_rows_apart(Counter(names))
+    assert all(_mark_rows(_name_marks_of(alternatives)))
+    assert all(any(_mark_rows(_name_marks_of([name]))) for name in alternatives)
