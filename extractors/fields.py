@@ -80,6 +80,15 @@ LOCAL_WINDOW = timedelta(hours=14)
 _WORD = re.compile(r"\w{3,}")
 
 
+#: A title longer than this is refused, not cut (a hostile page's 5 MB ``og:title`` was the
+#: item's title): the longest gold title of the twelve sets has 257 characters.
+MAX_TITLE_CHARS = 1_000
+#: ... and any other text field longer than this (a description, a URL: a ``data:`` image).
+MAX_FIELD_CHARS = 10_000
+#: Items kept of a list field (keywords; authors are bounded by their own rule).
+MAX_FIELD_ITEMS = 100
+
+
 @dataclass(slots=True)
 class Fields:
     """The article fields; ``sources[name]`` says where each non-empty one came from."""
@@ -116,6 +125,13 @@ class Fields:
         """
         if name not in FIELD_NAMES or getattr(self, name) or not value:
             return False
+        limit = MAX_TITLE_CHARS if name == "title" else MAX_FIELD_CHARS
+        if isinstance(value, str) and len(value) > limit:
+            self.note(name, f"a value of {len(value)} characters from {source} refused (over "
+                      f"{limit})")
+            return False
+        if isinstance(value, list):
+            value = value[:MAX_FIELD_ITEMS]
         setattr(self, name, value)
         self.sources[name] = source
         return True

@@ -1148,3 +1148,21 @@ def test_author_values_are_read_once_each_and_up_to_a_bound():
     filler = [f"https://example.com/u/{k}" for k in range(MAX_AUTHOR_VALUES)]  # refused: URLs
     assert clean_authors(filler[:-1] + ["Jane Roe"])[0] == ["Jane Roe"]
     assert clean_authors(filler + ["Jane Roe"])[0] == []
+
+
+def test_a_field_value_past_its_bound_is_refused_with_a_note():
+    # a hostile page's 3 MB og:title was the item's title: a title over MAX_TITLE_CHARS is
+    # refused and the refusal noted; a list field keeps its first MAX_FIELD_ITEMS items
+    from extractors.fields import MAX_FIELD_ITEMS, MAX_TITLE_CHARS
+
+    out = Fields()
+    assert not out.fill("title", "word " * MAX_TITLE_CHARS, "opengraph")
+    assert out.title is None and "refused" in out.notes["title"]
+    assert out.fill("title", "A story", "html") and out.title == "A story"
+    assert out.fill("keywords", [f"k{k}" for k in range(1_000)], "meta")
+    assert len(out.keywords) == MAX_FIELD_ITEMS
+    page = (b'<html><head><meta property="og:title" content="' + b"Tt " * 1_000_000
+            + b'"></head><body><article><h1>A story</h1><p>' + b"The ferry leaves. " * 60
+            + b"</p></article></body></html>")
+    result = extract(page, url="https://example.com/news/a-story")
+    assert result.title is None or len(result.title) <= MAX_TITLE_CHARS
