@@ -99,16 +99,27 @@ def page_cjk_share(nodes) -> float:
     """:func:`cjk_share` of a parsed page's whole text (``Page.nodes``, an
     :class:`extractors.nodetable.NodeTable`: every text segment of the body, furniture included),
     read up to :data:`SAMPLE_CHARS` characters."""
+    return cjk_share(_page_text(nodes))
+
+
+def page_is_cjk(nodes) -> bool:
+    """Whether a parsed page's whole text is CJK (:func:`page_cjk_share`): what a crawl reads before
+    it pairs the page, when its body is not known yet.
+
+    A text without one CJK character has a share of 0 whatever its letters, so the letters are
+    counted only once one is found: a page in another script costs one regular-expression search
+    instead of two substitutions over its 20 000 characters (the crawl bench's 175 English pages
+    0.59-0.84 -> 0.10 ms a page, its 65 Chinese ones 0.78 either way; thread CPU, load 4-10)."""
+    text = _page_text(nodes)
+    return _CJK.search(text, 0, SAMPLE_CHARS) is not None and cjk_share(text) >= CJK_MIN_SHARE
+
+
+def _page_text(nodes) -> str:
+    """The text segments of ``nodes`` joined, up to the first to reach :data:`SAMPLE_CHARS`."""
     parts, size = [], 0
     for segment in nodes.seg_text:
         parts.append(segment)
         size += len(segment)
         if size >= SAMPLE_CHARS:
             break
-    return cjk_share("".join(parts))
-
-
-def page_is_cjk(nodes) -> bool:
-    """Whether a parsed page's whole text is CJK (:func:`page_cjk_share`): what a crawl reads before
-    it pairs the page, when its body is not known yet."""
-    return page_cjk_share(nodes) >= CJK_MIN_SHARE
+    return "".join(parts)

@@ -17,8 +17,17 @@ from w3lib.html import strip_html5_whitespace
 from w3lib.url import safe_url_string
 
 import crawler.link_scan
-from crawler.link_scan import KnownLinks, _ignored_extension, _site_of, scan_page
+from crawler.link_scan import (
+    KnownLinks,
+    _bases,
+    _hrefs,
+    _ignored_extension,
+    _link,
+    _site_of,
+    scan_page,
+)
 from crawler.scope import FETCHABLE_SCHEMES, site_origin
+from extractors.page import parse_page
 
 URL = "http://www.news.example:8080/world/today.html"
 HREFS = [
@@ -101,6 +110,85 @@ def test_links_kept_from_earlier_pages_of_the_site_read_as_on_this_page() -> Non
     for n in range(5):
         small.put((("s", "o", "utf-8"), f"/a/{n}"), None)
     assert len(small) <= 2
+
+
+#: hrefs an off-site test before the join could misread: no host (the join takes the base's),
+#: characters urlsplit removes or safe_url_string reads as a slash, a bad port or IPv6 literal
+ABSOLUTE_HREFS = [
+    "http:///a/18.html", "http://?q=1", "https://#f", "http://", "https://",
+    "http://www.news.exa\tmple:8080/a/19.html", "http://www.news.example:8080\n/a/20.html",
+    "http://other.example\\@www.news.example:8080/a/21.html",
+    "http://www.news.example:8080\\a\\22.html", "http://[::1]:8080/a", "http://[::1/bad",
+    "http://news.example:99999/bad", "http://news.example:port/x", "http://user@other.example/a",
+    "http://www.news.example:8080@other.example/a", "https://www.news.example:8080/a/23.html",
+    "http://news.example:8080?x=1", "http://NEWS.example:8080/a/24.html", "http://bücher.example/",
+]
+
+
+def _joined_road(href: str, joined_to: str, base: str) -> str | None:
+    """The full road after the scan's first shortcut (an ASCII link whose site differs once
+    joined with the base is dropped), as the scan read every href before it tested absolute
+    ones before the join. (The shortcut alone differs from the full road on hrefs without a
+    host, ``http:///a``, under a ``<base>`` of another scheme: the second join would take the
+    page's host.)"""
+    try:
+        joined = urljoin(joined_to, href)
+        if joined.isascii() and "\\" not in joined and site_origin(joined) != site_origin(URL):
+            return None
+    except ValueError:
+        return None
+    return (_full_road([href], URL, base=base) or [None])[0]
+
+
+def test_each_href_reads_as_before_its_site_was_tested_before_the_join() -> None:
+    """``_link``, whose absolute ``http(s)`` hrefs are tested for their site before the join,
+    gives each href the outcome it had when every href was joined first, on a page with and
+    without a ``<base>`` of another scheme and host."""
+    site = site_origin(URL)
+    for base in ("", '<base href="https://news.example:8080/other/">'):
+        joined_to = urljoin(URL, base.split('"')[1]) if base else URL
+        for href in HREFS + ABSOLUTE_HREFS:
+            href = strip_html5_whitespace(href)
+            expected = _joined_road(href, joined_to, base)
+            assert _link(href, joined_to, URL, site, "utf-8") == expected, (base, href)
+
+
+def _walked(page) -> tuple[list, list]:
+    """The hrefs and ``<base>`` elements as a walk of the whole tree reads them."""
+    return ([e.get("href") for e in page.root.iter("a", "area")],
+            list(page.root.iter("base")))
+
+
+def test_hrefs_and_bases_from_the_node_table_are_those_of_a_walk() -> None:
+    """The scan reads the body's links and ``<base>`` from the node table, and walks the rest
+    (the head, a body holding an ``<area>``): the same hrefs (None for an ``<a>`` without one,
+    ``""`` for an empty one) and bases, in document order, on every fixture page and on pages
+    with links and a ``<base>`` in odd places."""
+    crafted = [
+        b'<html><head><base href=""><a href="/head.html">h</a></head><body><a name="x">n</a>'
+        b'<a href="">e</a><a href="/1.html">1</a><base href="/b/"><a>no</a></body></html>',
+        b'<html><body><a href="/1.html">1</a><map><area href="/area.html"></map>'
+        b'<a href="">e</a></body></html>',
+        b'<html><body><p><a href="/1.html">1</a></p></body></html><a href="/after.html">a</a>',
+        b'<a href="/bare.html">no html, head or body</a><base href="http://other.example/">',
+        b'<html><body><noscript><a href="/ns.html">only here</a></noscript></body></html>',
+    ]
+    bodies = crafted + [p.read_bytes() for p in sorted(FIXTURE_PAGES.glob("*.html"))]
+    kinds = set()
+    for body in bodies:
+        try:
+            page = parse_page(body, url="http://www.news.example/dir/page.html")
+        except Exception:  # noqa: BLE001 - a page the scan refuses has no links
+            continue
+        hrefs, bases = _walked(page)
+        assert _hrefs(page) == hrefs, body[:80]
+        assert list(_bases(page)) == bases, body[:80]
+        kinds |= {"none" for h in hrefs if h is None} | {"empty" for h in hrefs if h == ""}
+        kinds |= {"base"} if bases else set()
+    assert kinds == {"none", "empty", "base"}
+    first = parse_page(crafted[0], url=URL)
+    assert _hrefs(first) == ["/head.html", None, "", "/1.html", None]
+    assert [b.get("href") for b in _bases(first)] == ["", "/b/"]
 
 
 def test_extension_test_agrees_with_scrapys() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 import extractors.script
 from extractors import extract, parse_page
+from extractors.errors import BadInput
 from extractors.script import CJK_MIN_SHARE, cjk_share, is_cjk, page_cjk_share, page_is_cjk
 from tests.fixture_pages import fixture, page_bytes
 
@@ -39,3 +40,30 @@ def test_latin_and_cyrillic_pages_are_not(name: str) -> None:
 def test_threshold_sits_in_the_measured_gap() -> None:
     """Above the highest non-CJK body measured (0.177), below the lowest Chinese one (0.298)."""
     assert 0.177 < CJK_MIN_SHARE < 0.298
+
+
+class _Segments:
+    """A node table's text column alone, as :func:`page_is_cjk` reads it."""
+
+    def __init__(self, *segments: str) -> None:
+        self.seg_text = list(segments)
+
+
+def test_page_is_cjk_is_the_share_test_where_it_skips_the_letters() -> None:
+    """``page_is_cjk`` counts the letters only once its sample holds a CJK character: the same
+    answer as the share against :data:`CJK_MIN_SHARE`, on every fixture page and at the edges
+    (one CJK character among three letters is exactly the line; one past the sample counts for
+    nothing; a text without letters)."""
+    from tests.fixture_pages import FIXTURES  # noqa: PLC0415
+
+    cases = [_Segments("中abc"), _Segments("中abcd"), _Segments("a" * 20_000, "中文" * 50_000),
+             _Segments("a" * 15_000, "中文" * 50_000), _Segments("12 3,4"), _Segments()]
+    for path in sorted((FIXTURES / "pages").glob("*.html")):
+        try:
+            cases.append(parse_page(path.read_bytes()).nodes)
+        except BadInput:
+            continue
+    answers = [page_is_cjk(nodes) for nodes in cases]
+    assert answers == [page_cjk_share(nodes) >= CJK_MIN_SHARE for nodes in cases]
+    assert answers[:6] == [True, False, False, True, False, False]
+    assert 5 <= sum(answers[6:]) < len(answers) - 16  # Chinese pages and others
