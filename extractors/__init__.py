@@ -450,7 +450,8 @@ UI_LABELS = frozenset({
 #: (``++``): with plain ``+`` the reputation's run and the badge count's run could split a line of
 #: digits every way: 25 s on a body line of 20 000 digits (100 000: not done in 120 s); every
 #: run here is followed by a character it cannot hold, so the matches are the same (300 000
-#: random lines of these tokens, 2 498 matches, none differs; tests/extractors/test_hostile_text.py).
+#: random lines of these tokens, 2 498 matches, none differs;
+#: tests/extractors/test_hostile_text.py).
 _UI_LINE = re.compile(
     r"(?:[\d.,]++k?)?(?:[\d.,]++k? (?:gold|silver|bronze) badges?)+"
     r"|(?:[\d.,]++k? )?posts?(?: · joined \d++)?|posts: ?[\d.,]++k?|joined:? \w{3} \d++, \d{4}"
